@@ -1,0 +1,57 @@
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from apps.core.ids import new_id
+
+
+def new_user_id() -> str:
+    return new_id("usr_")
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def get_by_natural_key(self, username):
+        return self.get(email__iexact=username)
+
+    def create_user(self, email: str, password: str | None = None, **fields):
+        if not email:
+            raise ValueError("email is required")
+        user = self.model(email=self.normalize_email(email).strip(), **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **fields):
+        fields.setdefault("is_staff", True)
+        fields.setdefault("is_superuser", True)
+        return self.create_user(email, password, **fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    id = models.CharField(primary_key=True, max_length=32, default=new_user_id, editable=False)
+    email = models.EmailField(max_length=254, unique=True)
+    display_name = models.CharField(max_length=100)
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["display_name"]
+
+    class Meta:
+        constraints = [models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique")]
+
+    def __str__(self):
+        return self.email
+
+    def get_full_name(self):
+        return self.display_name
+
+    def get_short_name(self):
+        return self.display_name

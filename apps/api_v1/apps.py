@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class ApiV1Config(AppConfig):
+    name = "apps.api_v1"
+    label = "api_v1"
+    verbose_name = "API v1"
+
+    def ready(self):
+        from . import openapi  # noqa: F401  registers the schema extensions

@@ -1,0 +1,26 @@
+from rest_framework.authentication import BaseAuthentication
+
+from .credentials import bearer_from_header, invalid_token, resolve_bearer, www_authenticate
+
+RESOURCE_PATH = "v1"
+
+
+class BearerAuthentication(BaseAuthentication):
+    """``Authorization: Bearer`` with an API key or an OAuth access token bound to /v1.
+
+    Returns None when no Authorization header is sent (DRF then answers
+    NotAuthenticated, rendered as ``invalid_token``), and raises when a
+    credential is sent but is not usable.
+    """
+
+    def authenticate(self, request):
+        secret = bearer_from_header(request)
+        if secret is None:
+            return None
+        if not secret:
+            raise invalid_token(RESOURCE_PATH)
+        principal = resolve_bearer(request._request, secret, resource_path=RESOURCE_PATH)
+        return principal.user, principal
+
+    def authenticate_header(self, request):
+        return www_authenticate(RESOURCE_PATH)

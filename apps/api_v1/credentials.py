@@ -1,0 +1,82 @@
+"""Resolution of a bearer secret into a Principal, shared by /v1 and /mcp.
+
+Dispatch is on the secret's prefix, so a malformed or foreign string never
+reaches the database. Each resolver returns a Principal or raises ApiError.
+"""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.apikeys import ipallow
+from apps.apikeys.selectors import apikey_get_by_secret
+from apps.apikeys.services import apikey_mark_used
+from apps.core.errors import ApiError
+from apps.core.net import client_ip
+
+from .principal import Principal
+
+INVALID_MESSAGE = "The access token is invalid, expired or revoked."
+MISSING_MESSAGE = "No access token was sent. Send it in the header Authorization: Bearer <token>."
+
+
+def www_authenticate(resource_path: str) -> str:
+    return (
+        f'Bearer error="invalid_token", '
+        f'resource_metadata="{settings.BASE_URL}/.well-known/oauth-protected-resource/{resource_path}"'
+    )
+
+
+def invalid_token(resource_path: str, message: str = INVALID_MESSAGE) -> ApiError:
+    return ApiError("invalid_token", message, headers={"WWW-Authenticate": www_authenticate(resource_path)})
+
+
+def bearer_from_header(request) -> str | None:
+    """The token of an ``Authorization: Bearer`` header; '' when the header is malformed."""
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or " " in token.strip():
+        return ""
+    return token.strip()
+
+
+def resolve_api_key(request, secret: str, *, resource_path: str) -> Principal:
+    key = apikey_get_by_secret(secret)
+    now = timezone.now()
+    if key is None or key.status_at(now) != key.LIVE or not key.user.is_active:
+        raise invalid_token(resource_path)
+    if not ipallow.allows(key.ip_allowlist, client_ip(request)):
+        raise ApiError("ip_not_allowed")
+    apikey_mark_used(key=key, now=now)
+    return Principal(
+        kind="api_key",
+        user=key.user,
+        credential_id=key.id,
+        scopes=frozenset(key.scopes),
+        livemode=key.livemode,
+        api_version=key.api_version,
+        credential=key,
+    )
+
+
+Resolver = Callable[..., Principal]
+
+# prefix -> resolver; the OAuth app adds "sat_" when it is installed.
+RESOLVERS: dict[str, Resolver] = {
+    "sk_live_": resolve_api_key,
+    "sk_test_": resolve_api_key,
+}
+
+
+def register_resolver(prefix: str, resolver: Resolver) -> None:
+    RESOLVERS[prefix] = resolver
+
+
+def resolve_bearer(request, secret: str, *, resource_path: str) -> Principal:
+    for prefix, resolver in RESOLVERS.items():
+        if secret.startswith(prefix):
+            return resolver(request, secret, resource_path=resource_path)
+    raise invalid_token(resource_path)

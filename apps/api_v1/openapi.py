@@ -1,0 +1,113 @@
+"""Additions to the generated OpenAPI document: the bearer scheme and the error envelope."""
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+from apps.core.errors import REGISTRY
+
+
+class BearerScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.api_v1.authentication.BearerAuthentication"
+    name = "bearer"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "An OAuth access token (sat_...) bound to /v1, or a personal API key (sk_live_..., sk_test_...)."
+            ),
+        }
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["type", "code", "message", "param", "doc_url", "request_id"],
+            "properties": {
+                "type": {"type": "string", "enum": sorted({e.type for e in REGISTRY.values()})},
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "param": {"type": ["string", "null"]},
+                "doc_url": {"type": "string"},
+                "request_id": {"type": ["string", "null"]},
+                "billing_url": {"type": "string"},
+            },
+        }
+    },
+}
+
+COMMON_HEADERS = {
+    "Request-Id": {"schema": {"type": "string", "pattern": "^req_"}, "description": "Quote it to support."},
+    "Service-Version": {"schema": {"type": "string"}, "description": "The API version that served the request."},
+}
+
+ERROR_STATUSES = {
+    "400": "Invalid request (invalid_request, invalid_body, invalid_version, token_in_query, ...).",
+    "401": "Missing, invalid, expired or revoked credential (invalid_token).",
+    "403": "Credential not allowed here (ip_not_allowed, insufficient_scope, forbidden).",
+    "404": "No such object or route.",
+    "405": "Method not allowed on this path.",
+    "406": "Accept excludes application/json.",
+    "410": "API version retired (version_sunset).",
+    "413": "Request body too large.",
+    "415": "Unsupported content type.",
+    "429": "Rate limited.",
+    "500": "Server fault.",
+    "503": "Temporarily unavailable.",
+}
+
+
+def postprocess(result, generator, request, public):
+    result["info"]["version"] = _current_version()
+    result["info"]["description"] = (
+        "The public API of the telephony account service. Errors use one envelope; every response "
+        "carries Request-Id. Rate limits, versioning and error codes are documented at "
+        f"{settings.DOCS_URL}."
+    )
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    error_ref = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            operation["parameters"] = [
+                *operation.get("parameters", []),
+                {
+                    "name": "Service-Version",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string", "enum": sorted(_known_versions())},
+                    "description": "Selects an API version; the pinned or current one when omitted.",
+                },
+            ]
+            for response in operation["responses"].values():
+                response.setdefault("headers", {}).update(COMMON_HEADERS)
+            for status, description in ERROR_STATUSES.items():
+                if path.endswith("openapi.json") and status in {"401", "403"}:
+                    continue
+                operation["responses"].setdefault(
+                    status,
+                    {
+                        "description": description,
+                        "headers": dict(COMMON_HEADERS),
+                        "content": {"application/json": {"schema": error_ref}},
+                    },
+                )
+    return result
+
+
+def _known_versions():
+    from .versions import known_versions
+
+    return known_versions()
+
+
+def _current_version():
+    from .versions import CURRENT_VERSION
+
+    return CURRENT_VERSION

@@ -1,0 +1,21 @@
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling and with what: the result of a bearer lookup.
+
+    ``credential_id`` identifies the specific key or connection (the
+    per-principal rate-limit key); ``resource`` is the audience an OAuth token
+    is bound to (None for API keys, which only work on /v1).
+    """
+
+    kind: str  # "api_key" | "oauth"
+    user: object
+    credential_id: str
+    scopes: frozenset = field(default_factory=frozenset)
+    livemode: bool = True
+    api_version: str | None = None
+    resource: str | None = None
+    client_id: str | None = None
+    credential: object = None

@@ -1,0 +1,43 @@
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.versioning import BaseVersioning
+
+from apps.core.errors import ApiError
+
+from . import versions
+
+HEADER = "HTTP_SERVICE_VERSION"
+
+
+def requested_version(request) -> str | None:
+    """The header's version, validated; None when the header is absent."""
+    value = request.META.get(HEADER)
+    if value is None:
+        return None
+    if versions.get_version(value) is None:
+        known = ", ".join(versions.known_versions())
+        raise ApiError(
+            "invalid_version",
+            f"Unknown Service-Version {value[:40]!r}. Known versions: {known}.",
+            param="Service-Version",
+        )
+    return value
+
+
+class ServiceVersioning(BaseVersioning):
+    """Header, else the credential's pinned version, else the current one."""
+
+    def determine_version(self, request, *args, **kwargs):
+        name = requested_version(request)
+        if name is None:
+            pinned = getattr(request.auth, "api_version", None) if request.auth is not None else None
+            name = pinned if versions.get_version(pinned or "") else versions.CURRENT_VERSION
+        version = versions.get_version(name)
+        request._request.api_version = name
+        if version.is_sunset(timezone.now().date()):
+            raise ApiError(
+                "version_sunset",
+                f"API version {name} was retired on {version.sunset_on.isoformat()}. "
+                f"Migrate as described in {settings.DOCS_URL}/versions#migrating.",
+            )
+        return name

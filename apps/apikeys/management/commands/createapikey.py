@@ -1,0 +1,36 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.apikeys.services import apikey_create
+from apps.core.errors import ApiError
+from apps.oauth.scopes import ALL_SCOPES
+
+
+class Command(BaseCommand):
+    help = "Create a personal API key for a user and print its secret once."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--email", required=True)
+        parser.add_argument("--name", default="CLI key")
+        parser.add_argument("--scopes", default=" ".join(ALL_SCOPES), help="space-separated")
+        parser.add_argument("--expires-in-days", type=int, default=None)
+        parser.add_argument("--ip-allowlist", default="", help="comma-separated addresses or CIDR ranges")
+        parser.add_argument("--test", action="store_true", help="make an sk_test_ key")
+
+    def handle(self, *args, **o):
+        user = get_user_model().objects.filter(email__iexact=o["email"]).first()
+        if user is None:
+            raise CommandError(f"no user with email {o['email']}")
+        try:
+            key, secret = apikey_create(
+                user=user,
+                name=o["name"],
+                scopes=o["scopes"].split(),
+                expires_in_days=o["expires_in_days"],
+                ip_allowlist=[e.strip() for e in o["ip_allowlist"].split(",") if e.strip()],
+                livemode=not o["test"],
+            )
+        except ApiError as exc:
+            raise CommandError(f"{exc.code}: {exc.message}") from exc
+        self.stderr.write(f"created {key.id}; the secret below is shown once")
+        self.stdout.write(secret)

@@ -1,0 +1,136 @@
+"""Writes on API keys. Validation raises the spec's codes with their ``param``."""
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from apps.api_v1.versions import CURRENT_VERSION
+from apps.core.errors import ApiError
+from apps.core.ids import digest, new_secret
+from apps.oauth.scopes import is_known
+
+from . import ipallow
+from .models import LIVE_PREFIX, TEST_PREFIX, ApiKey
+
+MAX_LIVE_KEYS = 10
+DEFAULT_EXPIRY_DAYS = 90
+MAX_EXPIRY_DAYS = 365
+NAME_MAX = 100
+
+
+def validate_name(name) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
+        raise ApiError("invalid_name", param="name")
+    return name.strip()
+
+
+def validate_scopes(scopes) -> list[str]:
+    if not isinstance(scopes, list) or not scopes or not all(isinstance(s, str) and is_known(s) for s in scopes):
+        raise ApiError("invalid_scopes", param="scopes")
+    return list(dict.fromkeys(scopes))
+
+
+def validate_expiry(days) -> int:
+    if days is None:
+        return DEFAULT_EXPIRY_DAYS
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_EXPIRY_DAYS:
+        raise ApiError("invalid_expiry", param="expires_in_days")
+    return days
+
+
+def validate_ip_allowlist(entries) -> list[str]:
+    if entries is None:
+        return []
+    try:
+        return ipallow.normalise(entries)
+    except (TypeError, ValueError):
+        raise ApiError("invalid_ip_allowlist", param="ip_allowlist") from None
+
+
+def _new_secret(livemode: bool) -> tuple[str, str]:
+    secret = new_secret(LIVE_PREFIX if livemode else TEST_PREFIX)
+    return secret, digest(secret)
+
+
+@transaction.atomic
+def apikey_create(
+    *,
+    user,
+    name,
+    scopes,
+    expires_in_days=None,
+    ip_allowlist=None,
+    livemode=True,
+) -> tuple[ApiKey, str]:
+    """Create a key and return it with its secret, which is never seen again."""
+    name = validate_name(name)
+    scopes = validate_scopes(scopes)
+    days = validate_expiry(expires_in_days)
+    allowlist = validate_ip_allowlist(ip_allowlist)
+    if not isinstance(livemode, bool):
+        raise ApiError("invalid_request", "livemode must be a boolean.", param="livemode")
+
+    # Lock the owner so that concurrent creations count live keys one at a time.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    live = ApiKey.objects.filter(user=user, revoked_at__isnull=True, expires_at__gt=now).count()
+    if live >= MAX_LIVE_KEYS:
+        raise ApiError("api_key_limit")
+
+    secret, secret_digest = _new_secret(livemode)
+    key = ApiKey.objects.create(
+        user=user,
+        name=name,
+        scopes=scopes,
+        livemode=livemode,
+        secret_digest=secret_digest,
+        secret_last4=secret[-4:],
+        ip_allowlist=allowlist,
+        api_version=CURRENT_VERSION,
+        created=now,
+        expires_at=now + timedelta(days=days),
+    )
+    return key, secret
+
+
+@transaction.atomic
+def apikey_rotate(*, key: ApiKey) -> tuple[ApiKey, str]:
+    """Give the key a new secret; the old one stops working with this commit."""
+    key = ApiKey.objects.select_for_update().get(pk=key.pk)
+    status = key.status
+    if status == ApiKey.REVOKED:
+        raise ApiError("api_key_revoked")
+    if status == ApiKey.EXPIRED:
+        raise ApiError("api_key_expired")
+    secret, secret_digest = _new_secret(key.livemode)
+    key.secret_digest = secret_digest
+    key.secret_last4 = secret[-4:]
+    key.save(update_fields=["secret_digest", "secret_last4"])
+    return key, secret
+
+
+@transaction.atomic
+def apikey_revoke(*, key: ApiKey) -> ApiKey:
+    key = ApiKey.objects.select_for_update().get(pk=key.pk)
+    if key.revoked_at is None:
+        key.revoked_at = timezone.now()
+        key.save(update_fields=["revoked_at"])
+    return key
+
+
+def apikey_revoke_all_for_user(*, user) -> int:
+    return ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+LAST_USED_GRANULARITY = timedelta(minutes=1)
+
+
+def apikey_mark_used(*, key: ApiKey, now=None) -> None:
+    """Stamp last use at most once a minute, so reads stay free of writes."""
+    now = now or timezone.now()
+    if key.last_used_at is not None and now - key.last_used_at < LAST_USED_GRANULARITY:
+        return
+    ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    key.last_used_at = now

@@ -1,0 +1,36 @@
+"""Rendering of the error envelope (SPEC 2.4)."""
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+
+from .errors import ApiError
+
+
+def error_body(request: HttpRequest | None, error: ApiError) -> dict:
+    body = {
+        "type": error.entry.type,
+        "code": error.code,
+        "message": error.message,
+        "param": error.param,
+        "doc_url": f"{settings.DOCS_URL}/errors#{error.code}",
+        "request_id": getattr(request, "request_id", None),
+    }
+    if error.entry.type == "insufficient_credits_error":
+        body["billing_url"] = f"{settings.APP_URL}/billing"
+    return {"error": body}
+
+
+def error_response(request: HttpRequest | None, error: ApiError) -> JsonResponse:
+    response = JsonResponse(error_body(request, error), status=error.status)
+    apply_error_headers(response, error)
+    return response
+
+
+def apply_error_headers(response, error: ApiError) -> None:
+    response["Cache-Control"] = "no-store"
+    for name, value in error.headers.items():
+        response[name] = value
+
+
+def render(request: HttpRequest | None, code: str, message: str | None = None, **kwargs) -> JsonResponse:
+    return error_response(request, ApiError(code, message, **kwargs))

@@ -1,0 +1,37 @@
+"""Identifiers and secrets: a readable prefix followed by random base62 characters."""
+
+import hashlib
+import secrets
+import string
+
+BASE62 = string.digits + string.ascii_letters
+ID_LENGTH = 24
+SECRET_LENGTH = 43  # ~256 bits of base62
+
+
+def random_base62(length: int) -> str:
+    return "".join(secrets.choice(BASE62) for _ in range(length))
+
+
+def new_id(prefix: str, length: int = ID_LENGTH) -> str:
+    return f"{prefix}{random_base62(length)}"
+
+
+def new_secret(prefix: str, length: int = SECRET_LENGTH) -> str:
+    return f"{prefix}{random_base62(length)}"
+
+
+def digest(secret: str) -> str:
+    """SHA-256 of a high-entropy secret; only this is ever stored.
+
+    A plain hash is enough (no salt, no stretching) because the secrets carry
+    256 bits of randomness: there is nothing to brute-force, and a deterministic
+    digest lets one indexed query find the row.
+    """
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def looks_like(secret: str, prefix: str, length: int = SECRET_LENGTH) -> bool:
+    """Cheap format check, done before any query touches the database."""
+    body = secret[len(prefix) :]
+    return secret.startswith(prefix) and len(body) == length and all(c in BASE62 for c in body)

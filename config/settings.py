@@ -1,0 +1,228 @@
+"""Settings for the service, read from the environment once at start-up.
+
+Everything that differs between the quick start, CI and production is an
+environment variable; nothing secret has a literal default.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    return default if value in (None, "") else value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = env(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in (env(name, default) or "").split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG")
+
+SECRET_KEY = env("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set unless DEBUG is on.")
+    # Development only: a per-process key, so sessions do not survive a restart.
+    SECRET_KEY = get_random_secret_key()
+
+BASE_URL = env("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+APP_URL = env("APP_URL", BASE_URL).rstrip("/")
+DOCS_URL = env("DOCS_URL", f"{BASE_URL}/docs").rstrip("/")
+
+_base_host = urlsplit(BASE_URL).hostname or "127.0.0.1"
+_app_host = urlsplit(APP_URL).hostname or _base_host
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or sorted({_base_host, _app_host, "127.0.0.1", "localhost"})
+
+# Transport security follows BASE_URL, never DEBUG (DESIGN.md).
+SECURE_TRANSPORT = urlsplit(BASE_URL).scheme == "https"
+SESSION_COOKIE_SECURE = SECURE_TRANSPORT
+CSRF_COOKIE_SECURE = SECURE_TRANSPORT
+SECURE_SSL_REDIRECT = SECURE_TRANSPORT and not env_bool("SECURE_SSL_REDIRECT_DISABLED")
+SECURE_HSTS_SECONDS = 31536000 if SECURE_TRANSPORT else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_TRANSPORT
+SECURE_HSTS_PRELOAD = SECURE_TRANSPORT
+if env_bool("TRUST_X_FORWARDED_PROTO"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_TRUSTED_ORIGINS = sorted({f"{urlsplit(u).scheme}://{urlsplit(u).netloc}" for u in (BASE_URL, APP_URL)})
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "corsheaders",
+    "rest_framework",
+    "drf_spectacular",
+    "apps.core",
+    "apps.accounts",
+    "apps.apikeys",
+    "apps.api_v1",
+]
+
+MIDDLEWARE = [
+    "apps.core.middleware.RequestIdMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "apps.api_v1.middleware.ApiV1Middleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=int(env("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTH_USER_MODEL = "accounts.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# Django raises RequestDataTooBig past this; the /v1 middleware answers 413 first.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(env("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "no-reply@localhost")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["apps.api_v1.authentication.BearerAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_VERSIONING_CLASS": "apps.api_v1.versioning.ServiceVersioning",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "apps.api_v1.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Service public API",
+    "VERSION": "2026-10-01",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVERS": [{"url": BASE_URL}],
+    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess"],
+    # Our header versioning is not one spectacular knows; the document is unversioned.
+    "DISABLE_ERRORS_AND_WARNINGS": True,
+}
+
+# Cross-origin access for the public machine endpoints; never with credentials.
+CORS_URLS_REGEX = r"^/(v1(/.*)?|mcp|oauth/(token|revoke|register)|\.well-known/.*)$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "service-version",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "RateLimit",
+    "RateLimit-Policy",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "Request-Id",
+    "WWW-Authenticate",
+    "Idempotent-Replayed",
+    "Deprecation",
+    "Sunset",
+    "Service-Version",
+    "Mcp-Session-Id",
+]
+
+# Addresses of reverse proxies whose X-Forwarded-For is believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

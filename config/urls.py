@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from apps.api_v1.urls import catch_all as v1_catch_all
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("v1/", include("apps.api_v1.urls")),
+    *v1_catch_all,
+    path("", include("apps.accounts.urls")),
+]
+
+handler404 = "apps.core.views.handler404"
+handler500 = "apps.core.views.handler500"

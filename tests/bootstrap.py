@@ -1,0 +1,10 @@
+"""Loaded with ``-p tests.bootstrap`` before Django starts: test-only environment defaults."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-any-deployment-0123456789")
+os.environ.setdefault("BASE_URL", "http://testserver")
+os.environ.setdefault("APP_URL", "http://testserver")
+os.environ.setdefault("DOCS_URL", "https://docs.example.test")
+os.environ.setdefault("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")

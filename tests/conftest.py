@@ -1,0 +1,25 @@
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory, make_api_key
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory(display_name="Ada Lovelace", email="ada@example.com")
+
+
+@pytest.fixture
+def api_key(user):
+    return make_api_key(user)
+
+
+@pytest.fixture
+def bearer(api_key):
+    _key, secret = api_key
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}

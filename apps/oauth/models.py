@@ -1,0 +1,139 @@
+"""Swapped django-oauth-toolkit models (created in this app's first migration).
+
+Every secret here (access token, refresh token, authorization code) is stored
+only as its SHA-256 digest; the plaintext leaves the server once. A grant
+family (one UUID) ties the code to every token descending from it, so reuse of
+any member can revoke the whole family in one statement.
+"""
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from oauth2_provider.models import (
+    AbstractAccessToken,
+    AbstractApplication,
+    AbstractGrant,
+    AbstractIDToken,
+    AbstractRefreshToken,
+)
+
+from apps.core.ids import new_id
+
+TRANSACTION_LIFETIME = timedelta(minutes=10)
+
+
+class Application(AbstractApplication):
+    WEB, NATIVE = "web", "native"
+    APPLICATION_TYPES = ((WEB, "Web"), (NATIVE, "Native"))
+
+    # A client metadata document URL is the client_id, so it needs the room.
+    client_id = models.CharField(max_length=255, unique=True, db_index=True, verbose_name="client ID")
+    verified_partner = models.BooleanField(default=False)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    # Last successful token request; written at most once a minute.
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    application_type = models.CharField(max_length=16, choices=APPLICATION_TYPES, default=NATIVE)
+    client_uri = models.URLField(blank=True, max_length=2000)
+
+    class Meta(AbstractApplication.Meta):
+        swappable = "OAUTH2_PROVIDER_APPLICATION_MODEL"
+
+    @property
+    def is_disabled(self) -> bool:
+        return self.disabled_at is not None
+
+    @property
+    def registration_kind(self) -> str:
+        if self.verified_partner:
+            return "verified partner"
+        if self.registration_source == self.RegistrationSource.CIMD:
+            return "registered by URL"
+        return "self-registered"
+
+    @property
+    def is_self_registered(self) -> bool:
+        """Dynamically registered and not vouched for: sensitive scopes need a second tick."""
+        return self.registration_source == self.RegistrationSource.DCR and not self.verified_partner
+
+
+class Grant(AbstractGrant):
+    """An authorization code. ``code`` holds the digest of the code, never the code."""
+
+    family = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    # Used codes are kept (not deleted) so that a second redemption is detected.
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(AbstractGrant.Meta):
+        swappable = "OAUTH2_PROVIDER_GRANT_MODEL"
+
+
+class AccessToken(AbstractAccessToken):
+    family = models.UUIDField(null=True, blank=True, editable=False, db_index=True)
+
+    class Meta(AbstractAccessToken.Meta):
+        swappable = "OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL"
+
+    @property
+    def bound_resource(self) -> str | None:
+        return self.resource[0] if self.resource and len(self.resource) == 1 else None
+
+
+class RefreshToken(AbstractRefreshToken):
+    # Idle limit of this token (created + 14 days) capped by the family's
+    # absolute limit (first issue + 30 days); rotation carries the cap forward.
+    expires = models.DateTimeField(null=True, blank=True)
+    family_expires = models.DateTimeField(null=True, blank=True)
+
+    class Meta(AbstractRefreshToken.Meta):
+        swappable = "OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL"
+
+
+class IDToken(AbstractIDToken):
+    # Unused (no OpenID Connect), but swapped with the others so that the
+    # first migration has no dependency on oauth2_provider's own tables.
+    class Meta(AbstractIDToken.Meta):
+        swappable = "OAUTH2_PROVIDER_ID_TOKEN_MODEL"
+
+
+def new_transaction_id() -> str:
+    return new_id("otx_")
+
+
+def default_transaction_expiry():
+    return timezone.now() + TRANSACTION_LIFETIME
+
+
+class ConsentTransaction(models.Model):
+    """A validated authorization request waiting for the user's decision (SPEC 3.1).
+
+    Bound to the browser that started it (digest of a random cookie value) and
+    to the signed-in user; decided once.
+    """
+
+    ALLOW, DENY = "allow", "deny"
+    DECISIONS = ((ALLOW, "Allow"), (DENY, "Deny"))
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_transaction_id, editable=False)
+    binding_digest = models.CharField(max_length=64)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    application = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_APPLICATION_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    scopes = models.JSONField(default=list)
+    redirect_uri = models.TextField()
+    state = models.TextField()
+    code_challenge = models.CharField(max_length=128)
+    resource = models.CharField(max_length=255)
+    created = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=default_transaction_expiry)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision = models.CharField(max_length=8, choices=DECISIONS, blank=True, default="")
+
+    def __str__(self):
+        return self.id
+
+    def is_expired_at(self, now) -> bool:
+        return now >= self.expires_at

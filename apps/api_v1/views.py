@@ -1,4 +1,5 @@
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiJsonRenderer2
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework.permissions import AllowAny
@@ -22,6 +23,8 @@ class MeView(APIView):
 
 
 class OpenApiView(SpectacularJSONAPIView):
+    # application/json first: a client sending `Accept: application/json` must be served.
+    renderer_classes = [OpenApiJsonRenderer2, OpenApiJsonRenderer]
     authentication_classes = []
     permission_classes = [AllowAny]
     http_method_names = ["get", "head", "options"]

@@ -249,6 +249,16 @@ OAUTH2_PROVIDER = {
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     # The issuer (RFC 8414 / RFC 9207 `iss`) is the base URL itself.
     "OIDC_ISS_ENDPOINT": BASE_URL,
+    # Clients (apps/oauth/registration, apps/oauth/client_metadata.py; decisions.md "Clients").
+    "APPLICATION_ADMIN_CLASS": "apps.oauth.admin.ApplicationAdmin",
+    "CIMD_ENABLED": True,
+    "CIMD_METADATA_FETCHER": "apps.oauth.client_metadata.ClientMetadataFetcher",
+    "CIMD_FETCH_TIMEOUT_SECONDS": 3,
+    "CIMD_MAX_DOCUMENT_SIZE": 5 * 1024,
+    "CIMD_METADATA_MIN_AGE_SECONDS": 0,
+    "CIMD_METADATA_MAX_AGE_SECONDS": 24 * 3600,
+    # An error is never cached (the draft forbids it); per-IP authorize budgets bound retries.
+    "CIMD_FAILURE_BACKOFF_SECONDS": 0,
 }
 
 SILENCED_SYSTEM_CHECKS = [
@@ -261,6 +271,9 @@ SILENCED_SYSTEM_CHECKS = [
 
 # Addresses of reverse proxies whose X-Forwarded-For is believed.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+# RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
+SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("v1/", include("apps.api_v1.urls")),
     *v1_catch_all,
+    # Well-known discovery documents and POST /oauth/register (exact paths, no trailing slash).
+    path("", include("apps.oauth.discovery")),
+    path("", include("apps.oauth.registration.urls")),
     path("", include("apps.accounts.urls")),
 ]
 

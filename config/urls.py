@@ -10,6 +10,8 @@ urlpatterns = [
     # Well-known discovery documents and POST /oauth/register (exact paths, no trailing slash).
     path("", include("apps.oauth.discovery")),
     path("", include("apps.oauth.registration.urls")),
+    # /oauth/authorize|token|revoke|consent and /api/oauth/transactions/*.
+    path("", include("apps.oauth.urls")),
     path("", include("apps.accounts.urls")),
 ]
 

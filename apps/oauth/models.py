@@ -86,6 +86,9 @@ class RefreshToken(AbstractRefreshToken):
     # absolute limit (first issue + 30 days); rotation carries the cap forward.
     expires = models.DateTimeField(null=True, blank=True)
     family_expires = models.DateTimeField(null=True, blank=True)
+    # Scopes granted at consent, carried unchanged through rotation so that a
+    # narrowed refresh never makes the narrowing permanent.
+    scope = models.TextField(blank=True, default="")
 
     class Meta(AbstractRefreshToken.Meta):
         swappable = "OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL"

@@ -1,7 +1,55 @@
-"""Bearer resolution of ``sat_`` access tokens for /v1 and /mcp (filled in below)."""
+"""``sat_``/``srt_`` token generation and bearer resolution of access tokens for /v1 and /mcp."""
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.core.ids import looks_like, new_secret
+
+ACCESS_PREFIX = "sat_"
+REFRESH_PREFIX = "srt_"
 
 
-def resolve_access_token(request, secret, *, resource_path):
+def new_access_token(request=None) -> str:
+    return new_secret(ACCESS_PREFIX)
+
+
+def new_refresh_token(request=None) -> str:
+    return new_secret(REFRESH_PREFIX)
+
+
+def resolve_access_token(request, secret: str, *, resource_path: str):
+    """One indexed query by digest (user and client joined); refuses anything not
+    exactly an unexpired access token bound to this resource.
+
+    Refresh tokens never get here (their prefix has no resolver), and DOT's
+    registration access tokens are bound to no resource, so they fail below.
+    """
     from apps.api_v1.credentials import invalid_token
+    from apps.api_v1.principal import Principal
 
-    raise invalid_token(resource_path)
+    from .selectors import access_token_get_by_secret
+
+    if not looks_like(secret, ACCESS_PREFIX):
+        raise invalid_token(resource_path)
+    token = access_token_get_by_secret(secret)
+    resource = f"{settings.BASE_URL}/{resource_path}"
+    if (
+        token is None
+        or token.expires <= timezone.now()
+        or token.application is None
+        or token.application.is_disabled
+        or token.user is None
+        or not token.user.is_active
+        or token.resource != [resource]
+    ):
+        raise invalid_token(resource_path)
+    return Principal(
+        kind="oauth",
+        user=token.user,
+        credential_id=token.application.client_id,
+        scopes=frozenset(token.scope.split()),
+        livemode=True,
+        resource=resource,
+        client_id=token.application.client_id,
+        credential=token,
+    )

@@ -1,0 +1,36 @@
+"""Call sites the rate limiter (issue 7) fills in.
+
+Each hook returns ``None`` to let the request through, or an HttpResponse
+(429/503 ``temporarily_unavailable`` with ``Retry-After``) to answer instead.
+They are called before any grant work, so a backed-off source costs nothing.
+"""
+
+
+def before_token_request(request):
+    """Per-IP failed-exchange back-off and the token flood guard (SPEC 8.2, 8.3)."""
+    return None
+
+
+def before_revoke_request(request):
+    """Token flood guard for /oauth/revoke (SPEC 8.2)."""
+    return None
+
+
+def before_authorize_request(request):
+    """Authorize budget: 30/min per IP (SPEC 8.2)."""
+    return None
+
+
+def before_grant_family_refresh(request, *, family) -> object | None:
+    """Successful token requests per grant family: 10/min (SPEC 8.3)."""
+    return None
+
+
+def token_exchange_failed(request, *, client_id: str | None) -> None:
+    """A failed exchange: feeds the per-IP back-off and the per-client alert."""
+    return None
+
+
+def token_exchange_succeeded(request, *, client_id: str, family) -> None:
+    """A successful token request: feeds the per-family budget and per-client alert."""
+    return None

@@ -1,0 +1,243 @@
+"""Writes for the OAuth core: consent transactions, codes, token families, failures."""
+
+import logging
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+from oauthlib.common import add_params_to_uri
+
+from apps.core.ids import digest, new_secret
+
+from .models import AccessToken, Application, ConsentTransaction, Grant, RefreshToken
+from .scopes import SCOPES
+from .selectors import issuer
+
+log = logging.getLogger(__name__)
+
+CODE_LIFETIME = timedelta(seconds=60)
+ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
+REFRESH_IDLE_LIFETIME = timedelta(days=14)
+REFRESH_ABSOLUTE_LIFETIME = timedelta(days=30)
+FAILED_EXCHANGE_LIMIT = 3
+FAILED_EXCHANGE_WINDOW = 3600
+LAST_USED_GRANULARITY = timedelta(minutes=1)
+
+
+def redirect_with(uri: str, params: dict) -> str:
+    return add_params_to_uri(uri, [(k, v) for k, v in params.items() if v is not None])
+
+
+def authorize_error_redirect(*, redirect_uri: str, error: str, description: str, state: str | None) -> str:
+    return redirect_with(
+        redirect_uri, {"error": error, "error_description": description, "state": state, "iss": issuer()}
+    )
+
+
+def transaction_create(
+    *,
+    application: Application,
+    user,
+    binding_secret: str,
+    scopes: list[str],
+    redirect_uri: str,
+    state: str,
+    code_challenge: str,
+    resource: str,
+) -> ConsentTransaction:
+    return ConsentTransaction.objects.create(
+        application=application,
+        user=user,
+        binding_digest=digest(binding_secret),
+        scopes=scopes,
+        redirect_uri=redirect_uri,
+        state=state,
+        code_challenge=code_challenge,
+        resource=resource,
+    )
+
+
+def transaction_decide(*, txn: ConsentTransaction, decision: str) -> str | None:
+    """Record the decision exactly once; returns where to send the browser, or None if already decided.
+
+    The conditional UPDATE is the lock: of two concurrent decisions only one
+    changes the row, so only one code is ever issued per transaction.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        won = ConsentTransaction.objects.filter(pk=txn.pk, decided_at__isnull=True).update(
+            decided_at=now, decision=decision
+        )
+        if not won:
+            return None
+        if decision == ConsentTransaction.DENY:
+            return authorize_error_redirect(
+                redirect_uri=txn.redirect_uri,
+                error="access_denied",
+                description="The user denied the request.",
+                state=txn.state,
+            )
+        code = grant_issue(txn=txn, now=now)
+        transaction.on_commit(lambda: connection_email_send(txn=txn, when=now))
+    return redirect_with(txn.redirect_uri, {"code": code, "state": txn.state, "iss": issuer()})
+
+
+def grant_issue(*, txn: ConsentTransaction, now) -> str:
+    """Issue an authorization code; only its digest is stored."""
+    code = new_secret("")
+    Grant.objects.create(
+        user_id=txn.user_id,
+        application_id=txn.application_id,
+        code=digest(code),
+        expires=now + CODE_LIFETIME,
+        redirect_uri=txn.redirect_uri,
+        scope=" ".join(txn.scopes),
+        code_challenge=txn.code_challenge,
+        code_challenge_method="S256",
+        resource=[txn.resource],
+    )
+    return code
+
+
+def connection_email_send(*, txn: ConsentTransaction, when) -> None:
+    user = txn.user
+    context = {
+        "user": user,
+        "client_name": txn.application.name or txn.application.client_id,
+        "registration": txn.application.registration_kind,
+        "scopes": [SCOPES[s] for s in txn.scopes if s in SCOPES],
+        "when": when,
+        "app_url": settings.APP_URL,
+    }
+    try:
+        send_mail(
+            subject=f"New app connected to your account: {context['client_name']}",
+            message=render_to_string("oauth/email/new_connection.txt", context),
+            from_email=None,
+            recipient_list=[user.email],
+        )
+    except Exception:  # the connection stands even if the mail server is down
+        log.exception("could not send the new-connection email for %s", txn.pk)
+
+
+def family_revoke(*, family: uuid.UUID | None) -> None:
+    """Revoke a whole grant family at once: its code, every refresh token, every access token."""
+    if family is None:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        Grant.objects.filter(family=family, used_at__isnull=True).update(used_at=now)
+        RefreshToken.objects.filter(token_family=family, revoked__isnull=True).update(
+            revoked=now, updated=now, access_token=None
+        )
+        AccessToken.objects.filter(family=family).delete()
+
+
+def _failure_key(credential_digest: str) -> str:
+    return f"oauth:failed-exchange:{credential_digest}"
+
+
+def exchange_failure_record(*, grant_type: str, credential: str) -> None:
+    """Count a failed exchange against the code or refresh token presented.
+
+    The third failure within an hour revokes that credential and its whole
+    grant family (SPEC 3.3). The count lives in the shared cache, keyed by the
+    credential's digest, so an unknown credential costs no database write.
+    """
+    credential_digest = digest(credential)
+    key = _failure_key(credential_digest)
+    cache.add(key, 0, FAILED_EXCHANGE_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, FAILED_EXCHANGE_WINDOW)
+        count = 1
+    if count < FAILED_EXCHANGE_LIMIT:
+        return
+    if grant_type == "authorization_code":
+        family = Grant.objects.filter(code=credential_digest).values_list("family", flat=True).first()
+    else:
+        family = (
+            RefreshToken.objects.filter(token_checksum=credential_digest).values_list("token_family", flat=True).first()
+        )
+    if family is not None:
+        log.warning("three failed exchanges with one credential: revoking grant family %s", family)
+        family_revoke(family=family)
+
+
+def application_mark_used(*, application: Application, now) -> None:
+    """Stamp last use at most once a minute, so the hot path rarely writes."""
+    last = application.last_used_at
+    if last is not None and now - last < LAST_USED_GRANULARITY:
+        return
+    Application.objects.filter(pk=application.pk).update(last_used_at=now)
+    application.last_used_at = now
+
+
+def tokens_issue(
+    *,
+    request,
+    token: dict,
+    user,
+    application: Application,
+    family,
+    resource: list,
+    granted_scope: str,
+    now,
+    family_expires,
+    previous: RefreshToken | None,
+) -> None:
+    """Persist the access and refresh token oauthlib generated (digests only)."""
+    from oauth2_provider.models import set_token_value
+
+    access = AccessToken(
+        user=user,
+        application=application,
+        expires=now + ACCESS_TOKEN_LIFETIME,
+        scope=token["scope"],
+        resource=resource,
+        family=family,
+        source_refresh_token=previous,
+    )
+    set_token_value(access, token["access_token"])
+    access.save(force_insert=True)
+    refresh = RefreshToken(
+        user=user,
+        application=application,
+        access_token=access,
+        token_family=family,
+        resource=resource,
+        scope=granted_scope,
+        expires=min(now + REFRESH_IDLE_LIFETIME, family_expires),
+        family_expires=family_expires,
+    )
+    set_token_value(refresh, token["refresh_token"])
+    refresh.save(force_insert=True)
+
+
+def refresh_family_of(refresh_token: str):
+    """The grant family of a presented refresh token (for the per-family budget), or None."""
+    return (
+        RefreshToken.objects.filter(token_checksum=digest(refresh_token)).values_list("token_family", flat=True).first()
+    )
+
+
+def token_revoke(*, token: str, client_id: str | None) -> None:
+    """RFC 7009. Revoking a refresh token ends its whole grant family (and so its
+    access tokens); revoking an access token ends that token. A client_id that
+    does not own the token revokes nothing, and the answer is the same 200."""
+    token_digest = digest(token)
+    if token.startswith("srt_"):
+        refresh = RefreshToken.objects.select_related("application").filter(token_checksum=token_digest).first()
+        if refresh is not None and (not client_id or refresh.application.client_id == client_id):
+            family_revoke(family=refresh.token_family)
+        return
+    if token.startswith("sat_"):
+        access = AccessToken.objects.select_related("application").filter(token_checksum=token_digest).first()
+        if access is not None and (not client_id or (access.application and access.application.client_id == client_id)):
+            access.delete()

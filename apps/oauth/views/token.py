@@ -1,0 +1,112 @@
+"""POST /oauth/token and POST /oauth/revoke (SPEC 4.3, errors of 7.3).
+
+Form body only: a query string is refused before anything else is read, so a
+code or token never travels where logs and referrers keep it.
+"""
+
+import json
+
+from django.db import transaction
+from django.http import HttpResponse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.views.mixins import OAuthLibMixin
+
+from .. import ratelimit_hooks, services
+from ..errors import oauth_error
+
+FORM = "application/x-www-form-urlencoded"
+REQUIRED = {
+    "authorization_code": ("code", "code_verifier", "client_id", "redirect_uri", "resource"),
+    "refresh_token": ("refresh_token", "client_id"),
+}
+CREDENTIAL_FIELD = {"authorization_code": "code", "refresh_token": "refresh_token"}
+
+
+def _form_problem(request):
+    """Why the request is not a plain form POST, or None."""
+    if request.META.get("QUERY_STRING"):
+        return "Parameters must be sent in the form body, not the query string."
+    if request.content_type != FORM:
+        return f"The body must be {FORM}."
+    return None
+
+
+def _single(request, name):
+    values = request.POST.getlist(name)
+    return values[0] if len(values) == 1 else (None if not values else False)
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class TokenView(OAuthLibMixin, View):
+    http_method_names = ["post", "options"]
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
+
+    def post(self, request, *args, **kwargs):
+        limited = ratelimit_hooks.before_token_request(request)
+        if limited is not None:
+            return limited
+        problem = _form_problem(request)
+        if problem:
+            return oauth_error("invalid_request", problem)
+        grant_type = _single(request, "grant_type")
+        if not grant_type:
+            return oauth_error("invalid_request", "grant_type is required, once.")
+        if grant_type not in REQUIRED:
+            return oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+        for name in REQUIRED[grant_type]:
+            if not _single(request, name):
+                return oauth_error("invalid_request", f"{name} is required, once.")
+        if grant_type == "refresh_token" and _single(request, "resource") is False:
+            return oauth_error("invalid_request", "resource may be given once.")
+        if grant_type == "refresh_token":
+            family = services.refresh_family_of(request.POST["refresh_token"])
+            limited = ratelimit_hooks.before_grant_family_refresh(request, family=family)
+            if limited is not None:
+                return limited
+
+        try:
+            with transaction.atomic():
+                _, headers, body, status = self.create_token_response(request)
+        except Exception:
+            return oauth_error("server_error", "The exchange failed on the server.", status=500)
+
+        payload = json.loads(body)
+        client_id = request.POST.get("client_id")
+        if status == 200:
+            ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
+        elif payload.get("error") == "invalid_grant":
+            services.exchange_failure_record(
+                grant_type=grant_type, credential=request.POST[CREDENTIAL_FIELD[grant_type]]
+            )
+            ratelimit_hooks.token_exchange_failed(request, client_id=client_id)
+        response = HttpResponse(body, status=status, content_type="application/json")
+        for name, value in headers.items():
+            if name.lower() != "content-type":
+                response[name] = value
+        response["Cache-Control"] = "no-store"
+        response["Pragma"] = "no-cache"
+        return response
+
+
+@csrf_exempt
+def revoke(request):
+    """RFC 7009: always 200 once a token is given, known or not."""
+    if request.method != "POST":
+        return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
+    limited = ratelimit_hooks.before_revoke_request(request)
+    if limited is not None:
+        return limited
+    problem = _form_problem(request)
+    if problem:
+        return oauth_error("invalid_request", problem)
+    token = request.POST.get("token")
+    if not token:
+        return oauth_error("invalid_request", "token is required.")
+    services.token_revoke(token=token, client_id=request.POST.get("client_id"))
+    response = HttpResponse(status=200)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -8,6 +8,7 @@ from django.http import Http404
 from rest_framework import exceptions
 
 from apps.core.envelope import error_response
+from apps.core.middleware import is_database_outage
 from apps.core.errors import ApiError
 
 from .credentials import MISSING_MESSAGE, invalid_token
@@ -46,6 +47,8 @@ def to_api_error(exc: Exception) -> ApiError:
         return validation_error(exc.detail)
     if isinstance(exc, exceptions.APIException):
         return ApiError(BY_STATUS.get(exc.status_code, "invalid_request"))
+    if is_database_outage(exc):
+        return ApiError("service_unavailable", headers={"Retry-After": "5"})
     logger.exception("unhandled error in /v1 view")
     return ApiError("internal_error")
 

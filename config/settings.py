@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "apps.api_v1",
     "oauth2_provider",
     "apps.oauth",
+    "apps.ratelimit",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +89,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.api_v1.middleware.ApiV1Middleware",
+    # Inside ApiV1Middleware so 429/503 answers on /v1 still carry Service-Version.
+    "apps.ratelimit.middleware.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -175,6 +178,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "apps.api_v1.exceptions.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": ["apps.ratelimit.throttling.BudgetThrottle"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -274,6 +278,14 @@ SILENCED_SYSTEM_CHECKS = [
 
 # Addresses of reverse proxies whose X-Forwarded-For is believed.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+# Request budgets of SPEC 8 (apps/ratelimit/conf.py documents the keys). The
+# store is Redis when REDIS_URL is set, else in-process (single process only).
+RATELIMIT = {
+    "ENABLED": env_bool("RATELIMIT_ENABLED", True),
+    "STORE": env("RATELIMIT_STORE"),
+    "KEY_PREFIX": env("RATELIMIT_KEY_PREFIX", "rl"),
+}
 
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")

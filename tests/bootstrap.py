@@ -8,3 +8,5 @@ os.environ.setdefault("BASE_URL", "http://testserver")
 os.environ.setdefault("APP_URL", "http://testserver")
 os.environ.setdefault("DOCS_URL", "https://docs.example.test")
 os.environ.setdefault("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+# Rate-limit keys of this run never meet another run's sharing the same Redis.
+os.environ.setdefault("RATELIMIT_KEY_PREFIX", f"rl-test-{os.getpid()}")

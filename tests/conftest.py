@@ -4,6 +4,14 @@ from rest_framework.test import APIClient
 from tests.factories import UserFactory, make_api_key
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Every test starts with full request budgets (they outlive a test otherwise)."""
+    from apps.ratelimit.testing import clear_budgets
+
+    clear_budgets()
+
+
 @pytest.fixture
 def api():
     return APIClient()

@@ -14,6 +14,7 @@ from apps.apikeys.selectors import apikey_get_by_secret
 from apps.apikeys.services import apikey_mark_used
 from apps.core.errors import ApiError
 from apps.core.net import client_ip
+from apps.ratelimit.services import ratelimit_bearer_failure
 
 from .principal import Principal
 
@@ -76,7 +77,14 @@ def register_resolver(prefix: str, resolver: Resolver) -> None:
 
 
 def resolve_bearer(request, secret: str, *, resource_path: str) -> Principal:
-    for prefix, resolver in RESOLVERS.items():
-        if secret.startswith(prefix):
-            return resolver(request, secret, resource_path=resource_path)
-    raise invalid_token(resource_path)
+    try:
+        for prefix, resolver in RESOLVERS.items():
+            if secret.startswith(prefix):
+                return resolver(request, secret, resource_path=resource_path)
+        raise invalid_token(resource_path)
+    except ApiError as error:
+        if error.code != "invalid_token":
+            raise
+        # A presented credential failed lookup: it spends the source's
+        # failed-bearer budget (SPEC 8.2), and 429 replaces 401 once spent.
+        raise ratelimit_bearer_failure(request=request, error=error) from None

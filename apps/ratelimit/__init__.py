@@ -1,0 +1,23 @@
+"""Rate limiting and lockouts (SPEC section 8).
+
+Budgets: ``budgets.py`` (the one table). Arithmetic: ``gcra.py``, mirrored by
+the Redis Lua script; stores behind ``stores.base.Store``. Public calls, one
+store round trip each, in ``services.py``:
+
+- ``ratelimit_reads(request=, principal=)``: the /mcp view calls it once per
+  request after authentication (DRF /v1 views get it from BudgetThrottle).
+- ``ratelimit_key_management(request=, user=)``: /v1/api-keys (automatic for
+  DRF views under that path).
+- ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
+  when a presented bearer credential fails lookup (wired in
+  apps/api_v1/credentials.resolve_bearer).
+- ``ratelimit_exchange_failed(client_id=)``: a token exchange failed
+  (invalid_grant); never raises.
+- ``ratelimit_token_issued(family_id=, client_id=)``: before issuing tokens;
+  raises RateLimited past 10 a minute per grant family.
+
+Path budgets (metadata, authorize, register, token flood guard, the
+failed-exchange back-off) are applied by RateLimitMiddleware, which also
+writes the SPEC 8.4 headers and renders denials (envelope, or
+``{"error": "temporarily_unavailable"}`` on /oauth/*).
+"""

@@ -1,0 +1,130 @@
+"""The one table of request budgets (SPEC 8.1, 8.2, 8.3).
+
+A budget is a GCRA / token bucket: ``burst`` requests at once, then refilled
+continuously at ``rate`` per ``period`` seconds (``60/min`` is a burst of 60,
+then one a second). ``RateLimit-Policy`` advertises ``<burst>;w=<period>``,
+which is how the token flood guard (burst 600, 120/min sustained) comes out as
+``600;w=60``.
+
+A budget is keyed by one dimension of the caller (``principal``, ``user``,
+``ip``, ``client``, ``family``). Alert-only budgets never block: crossing one
+writes a single structured warning line per window. ``penalty`` turns a budget
+into a lockout: the request that spends its last unit starts a back-off of that
+many seconds during which the budget stays empty.
+"""
+
+from dataclasses import dataclass
+
+PRINCIPAL = "principal"
+USER = "user"
+IP = "ip"
+CLIENT = "client"
+FAMILY = "family"
+NUMBER = "number"
+
+
+@dataclass(frozen=True)
+class Budget:
+    name: str
+    burst: int
+    rate: int
+    period: int  # seconds
+    key: str
+    alert_only: bool = False
+    penalty: int = 0  # seconds of back-off once the budget is spent
+    live: bool = True
+
+    @property
+    def interval_ms(self) -> int:
+        """Milliseconds for one unit to refill."""
+        return max(1, round(self.period * 1000 / self.rate))
+
+    @property
+    def capacity_ms(self) -> int:
+        """GCRA burst tolerance: how far ahead of now the theoretical arrival time may run."""
+        return self.burst * self.interval_ms
+
+    @property
+    def policy(self) -> str:
+        return f"{self.burst};w={self.period}"
+
+
+def per_minute(name: str, n: int, key: str, **kw) -> Budget:
+    return Budget(name, burst=n, rate=n, period=60, key=key, **kw)
+
+
+# --- 8.1 Authenticated budgets -------------------------------------------------
+READS_PRINCIPAL = per_minute("reads.principal", 60, PRINCIPAL)
+READS_USER = per_minute("reads.user", 120, USER)
+READS_CLIENT = per_minute("reads.client", 3000, CLIENT, alert_only=True)
+TRANSCRIPTS_PRINCIPAL = per_minute("transcripts.principal", 5, PRINCIPAL, live=False)
+TRANSCRIPTS_USER = per_minute("transcripts.user", 5, USER, live=False)
+QUOTES_PRINCIPAL = per_minute("quotes.principal", 20, PRINCIPAL, live=False)
+QUOTES_USER = per_minute("quotes.user", 20, USER, live=False)
+CALLS_PRINCIPAL = per_minute("calls.principal", 10, PRINCIPAL, live=False)
+CALLS_USER = per_minute("calls.user", 10, USER, live=False)
+MESSAGES_PRINCIPAL = per_minute("messages.principal", 60, PRINCIPAL, live=False)
+MESSAGES_USER = per_minute("messages.user", 120, USER, live=False)
+MESSAGES_NUMBER = per_minute("messages.number", 10, NUMBER, live=False)
+KEY_MANAGEMENT_USER = per_minute("keys.user", 30, USER)
+
+# --- 8.2 Unauthenticated and OAuth budgets -------------------------------------
+METADATA_IP = per_minute("metadata.ip", 300, IP)
+AUTHORIZE_REGISTER_IP = per_minute("authorize_register.ip", 30, IP)
+REGISTER_IP_HOURLY = Budget("register.ip.hour", burst=20, rate=20, period=3600, key=IP)
+TOKEN_FLOOD_IP = Budget("token_flood.ip", burst=600, rate=120, period=60, key=IP)
+BEARER_FAILURES_IP = per_minute("bearer_failures.ip", 60, IP)
+
+# --- 8.3 OAuth lockouts ----------------------------------------------------------
+# Failed exchanges per credential (3 an hour, then revocation) is a database
+# rule of the OAuth app: it revokes rows, so it lives with them.
+EXCHANGE_FAILURES_IP = per_minute("exchange_failures.ip", 10, IP, penalty=60)
+EXCHANGE_FAILURES_CLIENT = per_minute("exchange_failures.client", 1000, CLIENT, alert_only=True)
+EXCHANGE_SUCCESSES_CLIENT = per_minute("exchange_successes.client", 600, CLIENT, alert_only=True)
+GRANT_FAMILY = per_minute("grant_family", 10, FAMILY)
+
+# Budget classes: every budget that applies to one kind of request.
+CLASSES: dict[str, tuple[Budget, ...]] = {
+    "reads": (READS_PRINCIPAL, READS_USER, READS_CLIENT),
+    "transcripts": (TRANSCRIPTS_PRINCIPAL, TRANSCRIPTS_USER),
+    "quotes": (QUOTES_PRINCIPAL, QUOTES_USER),
+    "calls": (CALLS_PRINCIPAL, CALLS_USER),
+    "messages": (MESSAGES_PRINCIPAL, MESSAGES_USER),
+    "key_management": (KEY_MANAGEMENT_USER,),
+    "metadata": (METADATA_IP,),
+    "authorize": (AUTHORIZE_REGISTER_IP,),
+    "register": (AUTHORIZE_REGISTER_IP, REGISTER_IP_HOURLY),
+    "token_flood": (TOKEN_FLOOD_IP,),
+    "bearer_failure": (BEARER_FAILURES_IP,),
+    "exchange_failure": (EXCHANGE_FAILURES_IP, EXCHANGE_FAILURES_CLIENT),
+    "exchange_success": (GRANT_FAMILY, EXCHANGE_SUCCESSES_CLIENT),
+}
+
+# Budgets applied by path before any view runs, keyed by source address.
+# (exact path or prefix ending in "/", class). First match wins.
+PATH_CLASSES: tuple[tuple[str, str], ...] = (
+    ("/.well-known/", "metadata"),
+    ("/v1/openapi.json", "metadata"),
+    ("/oauth/authorize", "authorize"),
+    ("/oauth/register", "register"),
+    ("/oauth/token", "token_flood"),
+    ("/oauth/revoke", "token_flood"),
+)
+
+# The token endpoint also refuses a source in back-off before any grant work.
+BACKOFF_PATHS: tuple[str, ...] = ("/oauth/token",)
+
+# Path prefixes whose views count against a class whatever their method.
+VIEW_PATH_CLASSES: tuple[tuple[str, str], ...] = (("/v1/api-keys", "key_management"),)
+
+
+def path_class(path: str) -> str | None:
+    bare = path.rstrip("/") or "/"
+    for prefix, name in PATH_CLASSES:
+        if bare == prefix or (prefix.endswith("/") and path.startswith(prefix)):
+            return name
+    return None
+
+
+def is_backoff_path(path: str) -> bool:
+    return (path.rstrip("/") or "/") in BACKOFF_PATHS

@@ -1,0 +1,60 @@
+"""``settings.RATELIMIT``, read on every access so ``override_settings`` works.
+
+Keys: ``ENABLED`` (bool), ``STORE`` (dotted path of a Store class; default:
+the Redis store when a Redis URL is configured, else the in-process store),
+``KEY_PREFIX``, ``REDIS_URL`` (default ``settings.REDIS_URL``),
+``SOCKET_TIMEOUT`` (seconds), ``UNAVAILABLE_RETRY_AFTER`` (seconds).
+"""
+
+import threading
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.module_loading import import_string
+
+REDIS_STORE = "apps.ratelimit.stores.redis.RedisStore"
+MEMORY_STORE = "apps.ratelimit.stores.memory.MemoryStore"
+
+DEFAULTS = {
+    "ENABLED": True,
+    "STORE": None,
+    "KEY_PREFIX": "rl",
+    "REDIS_URL": None,
+    "SOCKET_TIMEOUT": 0.5,
+    "UNAVAILABLE_RETRY_AFTER": 5,
+}
+
+
+def get(name: str):
+    configured = getattr(settings, "RATELIMIT", None) or {}
+    value = configured.get(name, DEFAULTS[name])
+    if name == "REDIS_URL" and not value:
+        return getattr(settings, "REDIS_URL", None)
+    if name == "STORE" and not value:
+        return REDIS_STORE if get("REDIS_URL") else MEMORY_STORE
+    return value
+
+
+_lock = threading.Lock()
+_stores: dict[tuple, object] = {}
+
+
+def get_store():
+    """The configured store, built once per configuration (connections are pooled)."""
+    config = (get("STORE"), get("REDIS_URL"), get("KEY_PREFIX"), get("SOCKET_TIMEOUT"))
+    store = _stores.get(config)
+    if store is None:
+        with _lock:
+            store = _stores.get(config)
+            if store is None:
+                path, url, prefix, timeout = config
+                store = import_string(path)(url=url, key_prefix=prefix, socket_timeout=timeout)
+                _stores[config] = store
+    return store
+
+
+@receiver(setting_changed)
+def _forget_stores(*, setting, **kwargs):
+    if setting in {"RATELIMIT", "REDIS_URL"}:
+        _stores.clear()

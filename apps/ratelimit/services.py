@@ -1,0 +1,103 @@
+"""What the rest of the service calls. Each call is one store round trip.
+
+Every function raises ``RateLimited`` (429) when a budget is spent and
+``LimiterUnavailable`` (503, ``Retry-After: 5``) when the store cannot be
+reached; both are ApiErrors, rendered as the envelope by DRF's handler and by
+RateLimitMiddleware (which uses the RFC 6749 shape on /oauth/*). The decision
+is kept on the request and RateLimitMiddleware writes its headers.
+
+``request`` may be omitted inside a request served through
+RateLimitMiddleware (oauthlib validators do not see the Django request).
+"""
+
+import logging
+
+from apps.core.errors import ApiError
+
+from . import budgets as table
+from .exceptions import LimiterUnavailable, RateLimited
+from .limiter import Decision, build_checks, current_request, evaluate, subject_of
+
+logger = logging.getLogger(__name__)
+
+
+def _request(request):
+    return request if request is not None else current_request.get()
+
+
+def ratelimit_class(*, request, name: str, principal=None, user=None, number: str | None = None) -> Decision | None:
+    """Consume one request of budget class ``name`` (budgets.CLASSES) for an authenticated caller."""
+    subject = subject_of(_request(request), principal=principal, user=user, number=number)
+    return evaluate(request, build_checks(table.CLASSES[name], subject))
+
+
+def ratelimit_reads(*, request, principal) -> Decision | None:
+    """Reads (SPEC 8.1): 60/min per principal, 120/min per user, alert at 3,000/min per client.
+
+    The /mcp view calls this once per request, after authentication.
+    """
+    return ratelimit_class(request=request, name="reads", principal=principal)
+
+
+def ratelimit_key_management(*, request, user) -> Decision | None:
+    """/v1/api-keys: 30/min per signed-in user."""
+    return ratelimit_class(request=request, name="key_management", user=user)
+
+
+def ratelimit_bearer_failure(*, request, error: ApiError) -> ApiError:
+    """A presented bearer credential failed lookup: the error to answer with.
+
+    Consumes the failed-bearer budget of the source address (60/min). While it
+    lasts the original 401 is returned; once spent, 429 ``rate_limited``;
+    503 when the store is down (fail closed).
+    """
+    subject = subject_of(request)
+    try:
+        evaluate(request, build_checks(table.CLASSES["bearer_failure"], subject))
+    except (RateLimited, LimiterUnavailable) as limited:
+        return limited
+    return error
+
+
+def ratelimit_path(*, request) -> Decision | None:
+    """Budgets applied by path before any view (metadata, authorize, register, token flood)."""
+    name = table.path_class(request.path)
+    if name is None:
+        return None
+    subject = subject_of(request)
+    checks = build_checks(table.CLASSES[name], subject)
+    if table.is_backoff_path(request.path):
+        # A source backed off after failed exchanges is refused before any grant work.
+        checks += build_checks((table.EXCHANGE_FAILURES_IP,), subject, peek=True, advertise=False)
+    return evaluate(request, checks)
+
+
+def ratelimit_exchange_failed(*, client_id: str | None = None, request=None) -> None:
+    """Record a failed token exchange (invalid_grant) from this source.
+
+    10 a minute from one address start a 60 s back-off (the token endpoint
+    then answers 429 before any grant work); 1,000 a minute for one client id
+    only log. Not for a known token revoked by a disconnect (SPEC 8.3).
+    Never raises: the failure response is already decided.
+    """
+    request = _request(request)
+    subject = subject_of(request, client_id=client_id)
+    checks = build_checks(table.CLASSES["exchange_failure"], subject, advertise=False)
+    try:
+        evaluate(request, checks, record=False)
+    except RateLimited:
+        pass
+    except LimiterUnavailable:
+        logger.warning("failed token exchange not counted: rate limiter store unavailable")
+
+
+def ratelimit_token_issued(*, family_id: str, client_id: str | None = None, request=None) -> Decision | None:
+    """Count a successful token request for a grant family; call before issuing tokens.
+
+    More than 10 a minute for one family raise RateLimited (429
+    temporarily_unavailable on /oauth/token); 600 a minute for one client id
+    only log.
+    """
+    request = _request(request)
+    subject = subject_of(request, client_id=client_id, family_id=family_id)
+    return evaluate(request, build_checks(table.CLASSES["exchange_success"], subject, advertise=False))

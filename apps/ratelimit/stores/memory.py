@@ -1,0 +1,58 @@
+"""In-process store for the single-process quick start.
+
+Budgets live in this process only: two server processes would each grant the
+full budget, so production uses the Redis store (a system check warns).
+"""
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from .. import gcra
+from .base import Store
+
+PRUNE_EVERY = 1000
+
+
+class MemoryStore(Store):
+    def __init__(self, *, key_prefix: str = "rl", clock: Callable[[], float] = time.time, **options):
+        super().__init__(key_prefix=key_prefix)
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._tats: dict[str, tuple[int, int]] = {}  # key -> (tat, expires_at) in ms
+        self._flags: dict[str, int] = {}  # alert flag key -> expires_at
+        self._calls = 0
+
+    def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
+        checks = list(checks)
+        with self._lock:
+            now = int(self.clock() * 1000) if now_ms is None else now_ms
+            keys = [self.full_key(c.key) for c in checks]
+            tats = [self._live(self._tats, k, now) for k in keys]
+            alerted = [self._live(self._flags, k, now) is not None for k in keys]
+            allowed, results, writes, flags = gcra.evaluate(checks, [t[0] if t else None for t in tats], alerted, now)
+            for i, write in writes.items():
+                self._tats[keys[i]] = (write.tat, now + write.ttl_ms)
+            for i in flags:
+                self._flags[keys[i]] = (now + checks[i].budget.period * 1000,)
+            self._calls += 1
+            if self._calls % PRUNE_EVERY == 0:
+                self._prune(now)
+        return now, allowed, results
+
+    @staticmethod
+    def _live(table: dict, key: str, now: int):
+        entry = table.get(key)
+        if entry is None or entry[-1] <= now:
+            return None
+        return entry
+
+    def _prune(self, now: int) -> None:
+        for table in (self._tats, self._flags):
+            for key in [k for k, v in table.items() if v[-1] <= now]:
+                del table[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tats.clear()
+            self._flags.clear()

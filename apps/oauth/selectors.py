@@ -57,6 +57,9 @@ def redirect_uri_allowed(application: Application, uri: str | None) -> bool:
     """Exact match against a registered URI; loopback URIs match on any port (RFC 8252 7.3)."""
     if not uri or "#" in uri:
         return False
+    # Userinfo is never registered (registration refuses it); stripping it to compare hosts would admit it.
+    if "@" in urlsplit(uri).netloc:
+        return False
     registered = application.redirect_uris.split()
     if uri in registered:
         return True

@@ -212,7 +212,7 @@ def test_cors_on_discovery_responses_exposes_spec_headers(client, path):
     response = client.get(path, HTTP_ORIGIN="https://assistant.example")
     assert response["Access-Control-Allow-Origin"] == "*"
     exposed = {h.strip().lower() for h in response["Access-Control-Expose-Headers"].split(",")}
-    assert SPEC_EXPOSED_HEADERS <= exposed
+    assert exposed >= SPEC_EXPOSED_HEADERS
 
 
 @pytest.mark.django_db
@@ -226,12 +226,10 @@ def test_cors_on_register_response(client):
     assert response.status_code == 201
     assert response["Access-Control-Allow-Origin"] == "*"
     exposed = {h.strip().lower() for h in response["Access-Control-Expose-Headers"].split(",")}
-    assert SPEC_EXPOSED_HEADERS <= exposed
+    assert exposed >= SPEC_EXPOSED_HEADERS
 
 
 @pytest.mark.parametrize("path", ["/oauth/authorize", "/admin/", "/login"])
 def test_browser_pages_are_not_cross_origin(client, path):
-    response = client.options(
-        path, HTTP_ORIGIN="https://assistant.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET"
-    )
+    response = client.options(path, HTTP_ORIGIN="https://assistant.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET")
     assert "Access-Control-Allow-Origin" not in response

@@ -78,21 +78,16 @@ def client_set_verified_partner(*, client, verified: bool) -> None:
         client.save(update_fields=["verified_partner", "updated"])
 
 
-def client_purge_unused(*, now: datetime | None = None, dry_run: bool = False) -> int:
+def client_purge_unused(*, now: datetime | None = None, dry_run: bool = False, batch_size: int = 500) -> int:
     """Delete self-registered clients never used within 30 days of registering; return how many."""
-    purgeable = client_list_purgeable(now=now or timezone.now())
+    now = now or timezone.now()
     if dry_run:
-        return purgeable.count()
+        return client_list_purgeable(now=now).count()
     Application = get_application_model()
-    ids = list(purgeable.values_list("pk", flat=True))
+    ids = list(client_list_purgeable(now=now).values_list("pk", flat=True))
     deleted = 0
-    for start in range(0, len(ids), 500):
-        batch = ids[start : start + 500]
-        # Re-checked inside the delete, so a client used since the listing survives.
-        deleted += (
-            client_list_purgeable(now=now or timezone.now())
-            .filter(pk__in=batch)
-            .delete()[1]
-            .get(Application._meta.label, 0)
-        )
+    for start in range(0, len(ids), batch_size):
+        # The rule is re-applied inside each delete, so a client used since the listing survives.
+        batch = client_list_purgeable(now=now).filter(pk__in=ids[start : start + batch_size])
+        deleted += batch.delete()[1].get(Application._meta.label, 0)
     return deleted

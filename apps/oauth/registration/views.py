@@ -14,19 +14,13 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.oauth.errors import oauth_error
+
 from .metadata import INVALID_CLIENT_METADATA, ClientMetadataError, client_metadata_validate
 from .services import REGISTRATION_CLOSED_RETRY_AFTER, RegistrationClosed, client_register
 
 # A registration is a few hundred bytes; the cap bounds what an anonymous caller makes us parse.
 BODY_CAP = 16 * 1024
-
-
-def oauth_error(error: str, description: str, *, status: int = 400, headers: dict | None = None) -> JsonResponse:
-    response = JsonResponse({"error": error, "error_description": description}, status=status)
-    response["Cache-Control"] = "no-store"
-    for name, value in (headers or {}).items():
-        response[name] = value
-    return response
 
 
 def registration_record(client, metadata) -> dict:

@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "apps.api_v1",
     "oauth2_provider",
     "apps.oauth",
+    "apps.mcp_bridge",
     "apps.ratelimit",
 ]
 
@@ -289,6 +290,10 @@ RATELIMIT = {
 
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")
+
+# Web origins whose pages may call /mcp (the MCP transport's DNS-rebinding
+# guard); empty means the origins of BASE_URL and APP_URL only.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 
 LOGGING = {
     "version": 1,

@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.api_v1.urls import catch_all as v1_catch_all
+from apps.mcp_bridge.views import mcp_endpoint
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("v1/", include("apps.api_v1.urls")),
     *v1_catch_all,
+    # Exactly "mcp": no trailing-slash variant, so a POST is never redirected.
+    path("mcp", mcp_endpoint, name="mcp"),
     # Well-known discovery documents and POST /oauth/register (exact paths, no trailing slash).
     path("", include("apps.oauth.discovery")),
     path("", include("apps.oauth.registration.urls")),

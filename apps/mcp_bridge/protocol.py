@@ -1,0 +1,215 @@
+"""JSON-RPC over Streamable HTTP, stateless, JSON responses only: the protocol half of /mcp.
+
+Parsing, version gating and result shaping are the SDK's (``mcp_types.methods``
+and the 2026-07-28 inbound ladder in ``mcp.shared.inbound``); this module only
+decides which method does what. Two eras are served side by side, routed by the
+``MCP-Protocol-Version`` header exactly as the SDK's own session manager does:
+
+- handshake era (no header, or one of ``HANDSHAKE_PROTOCOL_VERSIONS``):
+  ``initialize`` echoes the client's version when it is a handshake version,
+  otherwise offers the newest; ``ping``, ``tools/list``, ``tools/call``;
+  notifications are acknowledged with 202.
+- 2026-07-28 (any other header value): every request carries its own
+  ``_meta`` envelope, checked by the SDK's ladder; ``server/discover``,
+  ``tools/list``, ``tools/call``. Unsupported versions get -32022 naming ours.
+
+There is no session state, so every request is answered on its own.
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    MCP_PROTOCOL_VERSION_HEADER,
+    InboundLadderRejection,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+    unsupported_protocol_version_rejection,
+)
+from mcp_types import methods
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from . import registry
+from .access import require_scope
+
+SERVER_NAME = "service"
+SERVER_VERSION = "0.1.0"
+INSTRUCTIONS = (
+    "These tools act only on the personal account the user connected, never on an organization's calls, "
+    "numbers or transcripts. Report what a tool returned; do not invent numbers, prices or call details. "
+    "When a tool result asks the user to reconnect or to try again later, tell the user exactly that."
+)
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: dict | None = None  # None: empty body (an acknowledged notification)
+
+
+class RpcError(Exception):
+    def __init__(self, code: int, message: str, data: Any = None):
+        self.code, self.message, self.data = code, message, data
+        super().__init__(message)
+
+
+def server_info() -> types.Implementation:
+    return types.Implementation(name=SERVER_NAME, version=SERVER_VERSION)
+
+
+def capabilities() -> types.ServerCapabilities:
+    return types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
+
+
+def is_modern(header_version: str | None) -> bool:
+    return header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS
+
+
+def handle(*, body: bytes, headers: Mapping[str, str], raw_headers: Iterable[tuple[str, str]], principal) -> Reply:
+    """Answer one POST body. ``headers`` are keyed by lowercase name."""
+    header_version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
+    modern = is_modern(header_version)
+    try:
+        decoded = json.loads(body)
+    except (ValueError, RecursionError):
+        # ValueError covers bad UTF-8 and huge integer literals as well as bad JSON.
+        return error_reply(None, types.PARSE_ERROR, "Parse error: the body is not valid JSON.", modern=modern)
+
+    if isinstance(decoded, dict) and "id" not in decoded:
+        return acknowledge(decoded, header_version, modern=modern)
+    try:
+        request = types.JSONRPCRequest.model_validate(decoded)
+    except ValidationError:
+        return error_reply(
+            None,
+            types.INVALID_REQUEST,
+            "The body must be one JSON-RPC 2.0 request or notification object (batches are not accepted).",
+            modern=modern,
+        )
+
+    if modern:
+        verdict = modern_verdict(decoded, headers, raw_headers)
+        if isinstance(verdict, InboundLadderRejection):
+            return error_reply(request.id, verdict.code, verdict.message, verdict.data, modern=True)
+        version = verdict.protocol_version
+    else:
+        version = header_version or types.DEFAULT_NEGOTIATED_VERSION
+
+    try:
+        result_version, result = dispatch(request.method, version, request.params, principal)
+        wire = shape(request.method, result_version, result)
+    except RpcError as exc:
+        return error_reply(request.id, exc.code, exc.message, exc.data, modern=modern)
+    return Reply(200, types.JSONRPCResponse(jsonrpc="2.0", id=request.id, result=wire).model_dump(mode="json"))
+
+
+def acknowledge(decoded: dict, header_version: str | None, *, modern: bool) -> Reply:
+    try:
+        types.JSONRPCNotification.model_validate(decoded)
+    except ValidationError:
+        return error_reply(None, types.INVALID_REQUEST, "The notification is not a JSON-RPC 2.0 object.", modern=modern)
+    if modern and (rejection := unsupported_protocol_version_rejection(header_version)) is not None:
+        return error_reply(None, rejection.code, rejection.message, rejection.data, modern=True)
+    # Stateless: nothing is kept for a notification, so every one is accepted and dropped.
+    return Reply(202)
+
+
+def modern_verdict(decoded: dict, headers: Mapping[str, str], raw_headers: Iterable[tuple[str, str]]):
+    duplicated = find_duplicated_routing_header(raw_headers)
+    if duplicated is not None:
+        return InboundLadderRejection(code=types.HEADER_MISMATCH, message=f"{duplicated} header appears more than once")
+    return classify_inbound_request(decoded, headers=headers)
+
+
+def dispatch(method: str, version: str, params: dict | None, principal) -> tuple[str, Any]:
+    """Parse with the SDK's per-version surface and run the method; returns (version to shape at, result)."""
+    try:
+        parsed = methods.parse_client_request(method, version, params)
+    except KeyError:
+        raise RpcError(types.METHOD_NOT_FOUND, f"Method not found: {method}", method) from None
+    except ValidationError as exc:
+        raise RpcError(types.INVALID_PARAMS, f"Invalid params for {method}.", field_errors(exc)) from None
+    handler = HANDLERS.get(method)
+    if handler is None:
+        raise RpcError(types.METHOD_NOT_FOUND, f"Method not found: {method}", method)
+    return handler(parsed.params, version, principal)
+
+
+def field_errors(exc: ValidationError) -> list[dict]:
+    # Locations and reasons only: pydantic's default text echoes the input back.
+    return [{"loc": ".".join(str(p) for p in err["loc"]), "msg": err["msg"]} for err in exc.errors()]
+
+
+def on_initialize(params: types.InitializeRequestParams, version: str, principal):
+    requested = params.protocol_version
+    negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
+    result = types.InitializeResult(
+        protocol_version=negotiated, capabilities=capabilities(), server_info=server_info(), instructions=INSTRUCTIONS
+    )
+    return negotiated, result
+
+
+def on_ping(params, version: str, principal):
+    return version, types.EmptyResult()
+
+
+def on_discover(params, version: str, principal):
+    result = types.DiscoverResult(
+        supported_versions=list(MODERN_PROTOCOL_VERSIONS), capabilities=capabilities(), instructions=INSTRUCTIONS
+    )
+    return version, result
+
+
+def on_tools_list(params, version: str, principal):
+    # The list is per credential once tools are scoped, so it is never cached across tokens.
+    return version, types.ListToolsResult(tools=registry.tools_list(), cache_scope="private", ttl_ms=0)
+
+
+def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
+    try:
+        spec = registry.tool_get(params.name)
+        arguments = params.arguments or {}
+        registry.check_arguments(spec, arguments)
+    except (registry.UnknownTool, registry.InvalidArguments) as exc:
+        raise RpcError(types.INVALID_PARAMS, str(exc)) from None
+    require_scope(principal, spec.scope)
+    return version, registry.tool_call(principal=principal, spec=spec, arguments=arguments)
+
+
+HANDLERS = {
+    "initialize": on_initialize,
+    "ping": on_ping,
+    "server/discover": on_discover,
+    "tools/list": on_tools_list,
+    "tools/call": on_tools_call,
+}
+
+
+def shape(method: str, version: str, result: types.Result) -> dict:
+    """The SDK's version-aware serialiser, plus the 2026 envelope fields it leaves to the server."""
+    dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    wire = methods.serialize_server_result(method, version, dumped)
+    if version in MODERN_PROTOCOL_VERSIONS:
+        wire.setdefault("resultType", "complete")
+        meta = wire.get("_meta") or {}
+        wire["_meta"] = {**meta, types.SERVER_INFO_META_KEY: server_info().model_dump(mode="json", exclude_none=True)}
+    return wire
+
+
+def error_reply(request_id, code: int, message: str, data: Any = None, *, modern: bool) -> Reply:
+    error = types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message, data=data)
+    )
+    body = error.model_dump(mode="json", exclude_none=True)
+    body["id"] = request_id  # JSON-RPC wants "id": null when the id could not be read.
+    if modern:
+        status = ERROR_CODE_HTTP_STATUS.get(code, 200)
+    else:
+        # Handshake-era servers answer JSON-RPC errors inside a 200, except a body that is not one.
+        status = 400 if code in (types.PARSE_ERROR, types.INVALID_REQUEST) else 200
+    return Reply(status, body)

@@ -1,0 +1,132 @@
+"""The one table of MCP tools, and how a call is run against it.
+
+A tool is data (name, title, schemas, annotations, scope) plus a handler
+``fn(principal, arguments) -> dict``. The handler returns the structured
+content; this module adds the text copy and the envelope. Business failures
+are raised as ``ToolFailure`` with a sentence the assistant can act on and
+become ``isError`` results (SPEC 7.4); they are never JSON-RPC errors.
+"""
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+from jsonschema.validators import validator_for
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "svc_"
+UNAVAILABLE = "The service is temporarily unavailable. Try again in a minute."
+
+
+class ToolFailure(Exception):
+    """A failure the user can do something about; ``message`` says what."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class InvalidArguments(Exception):
+    """Arguments that do not match the tool's input schema (JSON-RPC -32602)."""
+
+
+class UnknownTool(Exception):
+    """No tool of that name (JSON-RPC -32602)."""
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    handler: Callable[..., dict]
+    output_schema: dict
+    input_schema: dict = field(
+        default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
+    )
+    read_only: bool = True
+    idempotent: bool = True
+    destructive: bool = False
+    open_world: bool = False
+    # None: any scope will do (svc_whoami). Otherwise the scope a token must hold.
+    scope: str | None = None
+
+    def __post_init__(self):
+        if not self.name.startswith(PREFIX):
+            raise ValueError(f"MCP tool names start with {PREFIX!r}: {self.name!r}")
+        for schema in (self.input_schema, self.output_schema):
+            validator_for(schema).check_schema(schema)
+
+    def as_tool(self) -> types.Tool:
+        return types.Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            input_schema=self.input_schema,
+            output_schema=self.output_schema,
+            annotations=types.ToolAnnotations(
+                title=self.title,
+                read_only_hint=self.read_only,
+                destructive_hint=self.destructive,
+                idempotent_hint=self.idempotent,
+                open_world_hint=self.open_world,
+            ),
+        )
+
+
+TOOLS: dict[str, ToolSpec] = {}
+
+
+def register(spec: ToolSpec) -> ToolSpec:
+    if spec.name in TOOLS:
+        raise ValueError(f"tool {spec.name!r} registered twice")
+    TOOLS[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    TOOLS.pop(name, None)
+
+
+def tool_get(name: str) -> ToolSpec:
+    try:
+        return TOOLS[name]
+    except KeyError:
+        raise UnknownTool(f"Unknown tool: {name}. Call tools/list to see the available tools.") from None
+
+
+def tools_list() -> list[types.Tool]:
+    return [spec.as_tool() for spec in sorted(TOOLS.values(), key=lambda s: s.name)]
+
+
+def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
+    errors = sorted(validator_for(spec.input_schema)(spec.input_schema).iter_errors(arguments), key=str)
+    if errors:
+        # The validator's own sentence names the property; the value itself is not echoed.
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "arguments"
+        raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: {first.message}")
+
+
+def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> types.CallToolResult:
+    """Run ``spec`` for ``principal``; arguments were checked by ``check_arguments``."""
+    try:
+        structured = spec.handler(principal=principal, arguments=arguments)
+    except ToolFailure as failure:
+        return failure_result(failure.message)
+    except Exception:
+        # Whatever broke stays in the log; the assistant gets a sentence it can relay.
+        logger.exception("MCP tool %s failed", spec.name)
+        return failure_result(UNAVAILABLE)
+    return types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(structured, ensure_ascii=False))],
+        structured_content=structured,
+    )
+
+
+def failure_result(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)

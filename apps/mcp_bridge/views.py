@@ -1,0 +1,100 @@
+"""POST /mcp: the HTTP half. Everything before the JSON-RPC layer answers with the envelope (SPEC 7.4)."""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from apps.core.envelope import error_response
+from apps.core.errors import ApiError
+
+from . import protocol
+from .access import principal_for_request
+from .limits import limit_reads
+
+BODY_CAP = 256 * 1024
+JSON_TYPES = ("application/json", "application/*", "*/*")
+
+
+@csrf_exempt
+def mcp_endpoint(request):
+    try:
+        response = serve(request)
+    except ApiError as error:
+        response = error_response(request, error)
+    # Tool results are one user's data: no shared or browser cache keeps them.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def serve(request):
+    if "access_token" in request.GET:
+        # Refused before any lookup, so a token leaked into a URL is never honoured.
+        raise ApiError("token_in_query", param="access_token")
+    check_origin(request)
+    if request.method != "POST":
+        raise ApiError(
+            "method_not_allowed",
+            "The MCP endpoint takes POST only: it is stateless and opens no event stream.",
+            headers={"Allow": "POST"},
+        )
+    principal = principal_for_request(request)
+    limit_reads(request, principal)
+    check_media_types(request)
+    reply = protocol.handle(
+        body=read_body(request),
+        headers={name.lower(): value for name, value in request.headers.items()},
+        raw_headers=request.headers.items(),
+        principal=principal,
+    )
+    if reply.body is None:
+        return HttpResponse(status=reply.status)
+    return JsonResponse(reply.body, status=reply.status)
+
+
+def allowed_origins() -> set[str]:
+    configured = getattr(settings, "MCP_ALLOWED_ORIGINS", None)
+    if configured:
+        return set(configured)
+    return {origin_of(settings.BASE_URL), origin_of(settings.APP_URL)}
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def check_origin(request) -> None:
+    # A browser page may only drive /mcp from an origin we trust (DNS-rebinding
+    # guard of the MCP transport); clients that are not browsers send no Origin.
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/") not in allowed_origins():
+        raise ApiError("forbidden", "Requests from this web origin are not allowed on the MCP endpoint.")
+
+
+def media_type(value: str) -> str:
+    return value.split(";", 1)[0].strip().lower()
+
+
+def check_media_types(request) -> None:
+    if media_type(request.headers.get("Content-Type", "")) != "application/json":
+        raise ApiError("unsupported_media_type", "Send the JSON-RPC message as application/json.")
+    accept = request.headers.get("Accept")
+    if accept and not any(media_type(item) in JSON_TYPES for item in accept.split(",")):
+        raise ApiError("not_acceptable", "The MCP endpoint answers with application/json; allow it in Accept.")
+
+
+def read_body(request) -> bytes:
+    too_large = ApiError("request_too_large", f"The request body is over the {BODY_CAP // 1024} KB limit.")
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ApiError("invalid_body", "Content-Length is not a number.") from None
+    if length > BODY_CAP:
+        raise too_large
+    try:
+        return request.body
+    except RequestDataTooBig:
+        raise too_large from None

@@ -39,3 +39,7 @@ lint: install
 format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+bench: install
+	@command -v wrk >/dev/null || apt-get install -y wrk
+	$(PY) -m bench.run --write-docs $(BENCH_ARGS)

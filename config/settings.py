@@ -280,6 +280,9 @@ SILENCED_SYSTEM_CHECKS = [
 # Addresses of reverse proxies whose X-Forwarded-For is believed.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
+# Mounts /bench/floor, the benchmark's bare view; never on in a deployment.
+BENCH_FLOOR = env_bool("BENCH_FLOOR")
+
 # Request budgets of SPEC 8 (apps/ratelimit/conf.py documents the keys). The
 # store is Redis when REDIS_URL is set, else in-process (single process only).
 RATELIMIT = {

@@ -1,7 +1,9 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
 from apps.api_v1.urls import catch_all as v1_catch_all
+from apps.core.views import bench_floor
 from apps.mcp_bridge.views import mcp_endpoint
 
 urlpatterns = [
@@ -17,6 +19,10 @@ urlpatterns = [
     path("", include("apps.oauth.urls")),
     path("", include("apps.accounts.urls")),
 ]
+
+if settings.BENCH_FLOOR:
+    # The benchmark's floor: a bare JSON view behind the same middleware (bench/run.py).
+    urlpatterns.insert(0, path("bench/floor", bench_floor))
 
 handler404 = "apps.core.views.handler404"
 handler500 = "apps.core.views.handler500"

@@ -1,6 +1,7 @@
 """Django-level 404 and 500 handlers: the envelope on machine paths, a page elsewhere."""
 
 from django.conf import settings
+from django.http import JsonResponse
 from django.views import defaults
 
 from .envelope import render
@@ -28,3 +29,7 @@ def handler500(request):
 
 def route_not_found_message() -> str:
     return f"Unknown API route. The routes that exist are listed in {settings.BASE_URL}/v1/openapi.json."
+
+
+def bench_floor(request):
+    return JsonResponse({"object": "floor", "ok": True})

@@ -1,0 +1,568 @@
+"""Client metadata documents (SPEC 5.3; issue 5 item 2): fetching rules and caching.
+
+A real HTTPS server on 127.0.0.1 (certificate from a CA generated here) serves the
+documents. It is reachable only because two test-only settings admit it:
+``CIMD_TEST_ALLOWED_ADDRESSES`` and ``CIMD_TEST_CA_FILE``. Host names are mapped to
+addresses by a stand-in for ``socket.getaddrinfo``, which also counts lookups.
+"""
+
+import contextlib
+import datetime as dt
+import ipaddress
+import json
+import socket
+import ssl
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from django.utils import timezone
+from oauth2_provider.cimd import CIMDError
+
+from apps.oauth.client_metadata import ClientMetadataFetcher, client_get_by_metadata_url
+from apps.oauth.models import Application
+
+FIXTURE_HOSTS = ("client.example.test", "rebind.example.test")
+PATH = "/oauth/client.json"
+
+
+# --- certificates ---------------------------------------------------------------------------
+
+
+def _name(common_name):
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+def make_certificates(directory):
+    now = dt.datetime.now(dt.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name("CIMD test CA"))
+        .issuer_name(_name("CIMD test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name(FIXTURE_HOSTS[0]))
+        .issuer_name(ca_cert.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(h) for h in FIXTURE_HOSTS]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    ca_file = directory / "ca.pem"
+    ca_file.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    cert_file = directory / "server.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file = directory / "server.key"
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return ca_file, cert_file, key_file
+
+
+# --- the fixture server ------------------------------------------------------------------------
+
+
+class Route:
+    def __init__(self, status=200, body=b"", headers=None, delay=0.0, content_length=True):
+        self.status = status
+        self.body = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.headers = {"Content-Type": "application/json", **(headers or {})}
+        self.delay = delay
+        self.content_length = content_length
+
+
+class FixtureServer:
+    def __init__(self, server):
+        self.server = server
+        self.port = server.server_address[1]
+        self.routes: dict[str, Route] = {}
+        self.hits: list[tuple[str, str]] = []
+
+    def url(self, path=PATH, host=FIXTURE_HOSTS[0]):
+        return f"https://{host}:{self.port}{path}"
+
+    def serve(self, path, route):
+        self.routes[path] = route
+
+    def hits_on(self, path):
+        return sum(1 for p, _ in self.hits if p == path)
+
+
+def _handler(fixture):
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            fixture.hits.append((self.path, self.headers.get("Host")))
+            route = fixture.routes.get(self.path) or Route(404, {"error": "not found"})
+            if route.delay:
+                time.sleep(route.delay)
+            self.send_response(route.status)
+            for name, value in route.headers.items():
+                self.send_header(name, value)
+            if route.content_length:
+                self.send_header("Content-Length", str(len(route.body)))
+            self.end_headers()
+            with contextlib.suppress(OSError):
+                self.wfile.write(route.body)
+
+        def log_message(self, *args):
+            pass
+
+    return Handler
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory):
+    return make_certificates(tmp_path_factory.mktemp("cimd-tls"))
+
+
+@pytest.fixture(scope="module")
+def https_server(tls_files):
+    _ca, cert_file, key_file = tls_files
+    fixture = FixtureServer.__new__(FixtureServer)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fixture))
+    server.daemon_threads = True
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    FixtureServer.__init__(fixture, server)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield fixture
+    server.shutdown()
+    server.server_close()
+
+
+class FakeDNS:
+    """Answers for the test host names; everything else goes to the real resolver."""
+
+    def __init__(self, real):
+        self.real = real
+        self.answers: dict[str, list] = {}
+        self.lookups: list[str] = []
+
+    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):
+        if host not in self.answers:
+            return self.real(host, port, family, type, proto, flags)
+        self.lookups.append(host)
+        answer = self.answers[host]
+        if callable(answer):
+            answer = answer()
+        if isinstance(answer, Exception):
+            raise answer
+        infos = []
+        for ip in answer:
+            fam = socket.AF_INET6 if ipaddress.ip_address(ip).version == 6 else socket.AF_INET
+            addr = (ip, port, 0, 0) if fam == socket.AF_INET6 else (ip, port)
+            infos.append((fam, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", addr))
+        return infos
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    fake = FakeDNS(socket.getaddrinfo)
+    for host in FIXTURE_HOSTS:
+        fake.answers[host] = ["127.0.0.1"]
+    fake.answers["wrong-name.example.test"] = ["127.0.0.1"]
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    return fake
+
+
+@pytest.fixture
+def cimd(https_server, tls_files, dns, settings):
+    """The fixture server, admitted through the test-only settings."""
+    settings.CIMD_TEST_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    settings.CIMD_TEST_CA_FILE = str(tls_files[0])
+    https_server.routes.clear()
+    https_server.hits.clear()
+    return https_server
+
+
+def document(url, **overrides):
+    doc = {
+        "client_id": url,
+        "client_name": "Example Assistant",
+        "client_uri": "https://assistant.example",
+        "redirect_uris": ["https://assistant.example/callback", "http://127.0.0.1/callback"],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    }
+    doc.update(overrides)
+    return {k: v for k, v in doc.items() if v is not None}
+
+
+def serve_document(server, path=PATH, headers=None, **overrides):
+    url = server.url(path)
+    server.serve(path, Route(200, document(url, **overrides), headers=headers))
+    return url
+
+
+def refused(url):
+    with pytest.raises(CIMDError) as info:
+        ClientMetadataFetcher().fetch(url)
+    return str(info.value)
+
+
+pytestmark = pytest.mark.django_db
+
+
+# --- a valid document ------------------------------------------------------------------------
+
+
+class TestValidDocument:
+    def test_creates_a_public_client_registered_by_url(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "max-age=600"})
+        client = client_get_by_metadata_url(url, None)
+        assert client is not None
+        assert client.client_id == url
+        assert client.registration_source == Application.RegistrationSource.CIMD
+        assert client.registration_kind == "registered by URL"
+        assert not client.is_self_registered
+        assert client.name == "Example Assistant"
+        assert client.client_uri == "https://assistant.example"
+        assert client.redirect_uris.split() == ["https://assistant.example/callback", "http://127.0.0.1/callback"]
+        assert client.application_type == "native"
+        assert client.client_type == Application.CLIENT_PUBLIC
+        assert client.client_secret == ""
+        assert client.user is None
+
+    def test_connects_to_the_validated_address_with_the_real_host_name(self, cimd):
+        url = serve_document(cimd)
+        assert client_get_by_metadata_url(url, None) is not None
+        assert cimd.hits == [(PATH, f"client.example.test:{cimd.port}")]
+
+    def test_document_of_exactly_5_kb_is_accepted(self, cimd):
+        url = cimd.url()
+        doc = document(url, padding="")
+        doc["padding"] = "x" * (5 * 1024 - len(json.dumps(doc).encode()))
+        body = json.dumps(doc).encode()
+        assert len(body) == 5 * 1024
+        cimd.serve(PATH, Route(200, body))
+        assert client_get_by_metadata_url(url, None) is not None
+
+    def test_structured_json_content_type(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url), headers={"Content-Type": "application/example+json"}))
+        assert client_get_by_metadata_url(url, None) is not None
+
+
+# --- the safety rules ------------------------------------------------------------------------
+
+
+class TestAddresses:
+    def test_loopback_refused_without_the_test_admission(self, cimd, settings):
+        url = serve_document(cimd)
+        settings.CIMD_TEST_ALLOWED_ADDRESSES = []
+        assert "non-public address" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+        assert cimd.hits == []  # the server was never contacted
+        assert Application.objects.count() == 0
+
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            ["10.0.0.5"],
+            ["192.168.1.20"],
+            ["172.16.4.4"],
+            ["169.254.169.254"],
+            ["100.64.0.1"],
+            ["0.0.0.0"],
+            ["::1"],
+            ["fd00::1"],
+            ["fe80::1"],
+            ["::ffff:10.0.0.5"],
+            ["64:ff9b::a00:5"],
+            ["93.184.216.34", "10.0.0.5"],
+        ],
+        ids=lambda a: ",".join(a),
+    )
+    def test_private_and_special_use_addresses_are_refused(self, cimd, dns, answer):
+        dns.answers["internal.example.test"] = answer
+        url = f"https://internal.example.test:{cimd.port}{PATH}"
+        assert "non-public address" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+        assert Application.objects.count() == 0
+
+    @pytest.mark.parametrize("host", ["127.0.0.1", "[::1]", "10.0.0.5", "169.254.169.254"])
+    def test_address_literals_are_checked_too(self, cimd, settings, host):
+        settings.CIMD_TEST_ALLOWED_ADDRESSES = []
+        assert "non-public address" in refused(f"https://{host}:{cimd.port}{PATH}")
+
+    def test_resolved_once_so_rebinding_cannot_move_the_connection(self, cimd, dns):
+        url = serve_document(cimd, path="/rebind.json")
+        url = url.replace("client.example.test", "rebind.example.test")
+        cimd.routes["/rebind.json"] = Route(200, document(url))
+        answers = iter([["127.0.0.1"]])
+        # The first answer is the admitted fixture; any later one would be an internal address.
+        dns.answers["rebind.example.test"] = lambda: next(answers, ["10.0.0.5"])
+        assert client_get_by_metadata_url(url, None) is not None
+        assert dns.lookups.count("rebind.example.test") == 1
+
+    def test_a_private_first_answer_is_refused_even_if_later_ones_are_public(self, cimd, dns):
+        answers = iter([["10.0.0.5"]])
+        dns.answers["rebind.example.test"] = lambda: next(answers, ["127.0.0.1"])
+        url = f"https://rebind.example.test:{cimd.port}{PATH}"
+        assert "non-public address" in refused(url)
+
+    def test_unresolvable_host(self, cimd, dns):
+        dns.answers["nxdomain.example.test"] = socket.gaierror("Name or service not known")
+        assert client_get_by_metadata_url(f"https://nxdomain.example.test{PATH}", None) is None
+
+
+class TestTransport:
+    def test_redirect_is_never_followed(self, cimd):
+        url = cimd.url()
+        target = serve_document(cimd, path="/elsewhere.json")
+        cimd.serve(PATH, Route(302, b"", headers={"Location": target}))
+        assert "redirect" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+        assert cimd.hits_on("/elsewhere.json") == 0
+
+    @pytest.mark.parametrize("status", [301, 303, 307, 308])
+    def test_every_redirect_status_is_refused(self, cimd, status):
+        cimd.serve(PATH, Route(status, b"", headers={"Location": cimd.url("/x.json")}))
+        assert client_get_by_metadata_url(cimd.url(), None) is None
+
+    def test_oversized_body_is_refused(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url, padding="x" * 6000)))
+        assert "size" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+
+    def test_oversized_body_without_content_length_is_refused(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url, padding="x" * 6000), content_length=False))
+        assert "size" in refused(url)
+
+    def test_one_byte_over_5_kb_is_refused(self, cimd):
+        url = cimd.url()
+        doc = document(url, padding="")
+        doc["padding"] = "x" * (5 * 1024 + 1 - len(json.dumps(doc).encode()))
+        cimd.serve(PATH, Route(200, json.dumps(doc).encode(), content_length=False))
+        assert "size" in refused(url)
+
+    def test_slow_server_times_out(self, cimd, settings):
+        settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_FETCH_TIMEOUT_SECONDS": 0.5}
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url), delay=2))
+        started = time.monotonic()
+        assert client_get_by_metadata_url(url, None) is None
+        assert time.monotonic() - started < 1.5
+
+    def test_certificate_must_name_the_host(self, cimd):
+        url = f"https://wrong-name.example.test:{cimd.port}{PATH}"
+        cimd.serve(PATH, Route(200, document(url)))
+        assert "Hostname mismatch" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+
+    def test_untrusted_certificate(self, cimd, settings):
+        url = serve_document(cimd)
+        del settings.CIMD_TEST_CA_FILE
+        assert "CERTIFICATE_VERIFY_FAILED" in refused(url)
+        assert client_get_by_metadata_url(url, None) is None
+
+    @pytest.mark.parametrize("status", [404, 500, 204])
+    def test_non_200(self, cimd, status):
+        cimd.serve(PATH, Route(status, document(cimd.url())))
+        assert client_get_by_metadata_url(cimd.url(), None) is None
+
+    @pytest.mark.parametrize("content_type", ["text/html", "text/plain", "application/octet-stream"])
+    def test_not_json_content_type(self, cimd, content_type):
+        cimd.serve(PATH, Route(200, document(cimd.url()), headers={"Content-Type": content_type}))
+        assert client_get_by_metadata_url(cimd.url(), None) is None
+
+    @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"string"'])
+    def test_not_a_json_object(self, cimd, body):
+        cimd.serve(PATH, Route(200, body))
+        assert client_get_by_metadata_url(cimd.url(), None) is None
+
+
+class TestClientIdUrl:
+    @pytest.mark.parametrize(
+        "client_id",
+        [
+            "http://client.example.test/oauth/client.json",
+            "https://user@client.example.test/oauth/client.json",
+            "https://client.example.test/oauth/client.json#frag",
+            "https://client.example.test/a/../client.json",
+            "https://client.example.test",
+            "https://client.example.test/" + "a" * 255,
+            "dcr_notaurl",
+            "",
+        ],
+    )
+    def test_invalid_client_id_urls_are_unknown_clients(self, cimd, client_id):
+        assert client_get_by_metadata_url(client_id, None) is None
+        assert cimd.hits == []
+
+
+class TestDocumentRules:
+    def test_client_id_must_equal_the_url_exactly(self, cimd):
+        url = cimd.url()
+        for other in (url + "?x=1", url.upper(), url.replace(PATH, "/other.json"), "https://evil.example/c.json"):
+            cimd.serve(PATH, Route(200, document(url, client_id=other)))
+            assert "does not match" in refused(url)
+            assert client_get_by_metadata_url(url, None) is None
+        assert Application.objects.count() == 0
+
+    def test_client_id_missing(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, {k: v for k, v in document(url).items() if k != "client_id"}))
+        assert client_get_by_metadata_url(url, None) is None
+
+    @pytest.mark.parametrize(
+        "overrides",
+        [
+            {"token_endpoint_auth_method": "client_secret_post"},
+            {"token_endpoint_auth_method": "private_key_jwt"},
+            {"client_secret": "s3cret"},
+            {"client_secret_expires_at": 0},
+            {"redirect_uris": ["http://assistant.example/callback"]},
+            {"redirect_uris": ["https://assistant.example/cb#x"]},
+            {"redirect_uris": []},
+            {"redirect_uris": None},
+            {"redirect_uris": [f"https://a.example/{i}" for i in range(11)]},
+            {"grant_types": ["client_credentials"]},
+            {"response_types": ["token"]},
+            {"client_name": "n" * 101},
+            {"application_type": "web"},  # with an http loopback redirect URI
+            {"client_uri": "javascript:alert(1)"},
+        ],
+        ids=lambda o: ",".join(o),
+    )
+    def test_registration_rules_apply_to_documents(self, cimd, overrides):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url, **overrides)))
+        assert client_get_by_metadata_url(url, None) is None
+        assert Application.objects.count() == 0
+
+
+# --- caching ---------------------------------------------------------------------------------
+
+
+def lifetime(client):
+    return (client.cimd_expires_at - timezone.now()).total_seconds()
+
+
+class TestCaching:
+    def test_valid_document_is_reused_within_its_lifetime(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "public, max-age=600"})
+        first = client_get_by_metadata_url(url, None)
+        assert 590 < lifetime(first) <= 600
+        second = client_get_by_metadata_url(url, None)
+        assert second.pk == first.pk
+        assert cimd.hits_on(PATH) == 1
+
+    def test_lifetime_is_bounded_to_a_day(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "max-age=31536000"})
+        assert 86390 < lifetime(client_get_by_metadata_url(url, None)) <= 86400
+
+    def test_no_cache_headers_means_one_hour(self, cimd):
+        url = serve_document(cimd)
+        assert 3590 < lifetime(client_get_by_metadata_url(url, None)) <= 3600
+
+    @pytest.mark.parametrize("header", ["no-store", "no-cache", "max-age=0", "no-store, max-age=600"])
+    def test_uncacheable_documents_are_fetched_every_time(self, cimd, header):
+        url = serve_document(cimd, headers={"Cache-Control": header})
+        assert client_get_by_metadata_url(url, None) is not None
+        assert client_get_by_metadata_url(url, None) is not None
+        assert cimd.hits_on(PATH) == 2
+
+    def test_errors_are_never_cached(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(500, b"oops", headers={"Cache-Control": "max-age=3600"}))
+        assert client_get_by_metadata_url(url, None) is None
+        serve_document(cimd)
+        assert client_get_by_metadata_url(url, None) is not None
+        assert cimd.hits_on(PATH) == 2
+
+    def test_invalid_documents_are_never_cached(self, cimd):
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url, client_id="https://other.example/c.json")))
+        assert client_get_by_metadata_url(url, None) is None
+        serve_document(cimd)
+        assert client_get_by_metadata_url(url, None) is not None
+
+    def test_expired_document_is_fetched_again_and_updated(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "max-age=600"})
+        client = client_get_by_metadata_url(url, None)
+        Application.objects.filter(pk=client.pk).update(cimd_expires_at=timezone.now())
+        serve_document(cimd, client_name="Renamed Assistant")
+        refreshed = client_get_by_metadata_url(url, None)
+        assert refreshed.pk == client.pk
+        assert refreshed.name == "Renamed Assistant"
+        assert cimd.hits_on(PATH) == 2
+
+    def test_stale_document_is_never_used_when_the_refetch_fails(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "max-age=600"})
+        client = client_get_by_metadata_url(url, None)
+        Application.objects.filter(pk=client.pk).update(cimd_expires_at=timezone.now())
+        cimd.serve(PATH, Route(503, b"down"))
+        assert client_get_by_metadata_url(url, None) is None
+        # The row stays (tokens may reference it); only its use at authorize is refused.
+        assert Application.objects.filter(pk=client.pk).exists()
+
+    def test_refetch_keeps_staff_decisions(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "no-store"})
+        client = client_get_by_metadata_url(url, None)
+        Application.objects.filter(pk=client.pk).update(verified_partner=True, last_used_at=timezone.now())
+        refreshed = client_get_by_metadata_url(url, None)
+        assert refreshed.verified_partner
+        assert refreshed.last_used_at is not None
+        assert refreshed.registration_kind == "verified partner"
+
+    def test_disabled_client_is_returned_without_a_fetch(self, cimd):
+        url = serve_document(cimd, headers={"Cache-Control": "no-store"})
+        client = client_get_by_metadata_url(url, None)
+        Application.objects.filter(pk=client.pk).update(disabled_at=timezone.now())
+        assert client_get_by_metadata_url(url, None).is_disabled
+        assert cimd.hits_on(PATH) == 1
+
+    def test_a_url_owned_by_another_kind_of_client_is_never_taken_over(self, cimd):
+        url = serve_document(cimd, client_name="Impostor")
+        Application.objects.create(
+            client_id=url,
+            name="Partner",
+            redirect_uris="https://partner.example/cb",
+            client_type=Application.CLIENT_PUBLIC,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+            registration_source=Application.RegistrationSource.MANUAL,
+            client_secret="",
+            hash_client_secret=False,
+        )
+        assert client_get_by_metadata_url(url, None).name == "Partner"
+        assert cimd.hits == []

@@ -3,34 +3,41 @@
 Each hook returns ``None`` to let the request through, or an HttpResponse
 (429/503 ``temporarily_unavailable`` with ``Retry-After``) to answer instead.
 They are called before any grant work, so a backed-off source costs nothing.
+
+The per-IP budgets of /oauth/token, /oauth/revoke and /oauth/authorize (flood
+guard, failed-exchange back-off, 30/min authorize) are applied by
+apps.ratelimit's RateLimitMiddleware by path, before the view runs; their
+hooks here stay no-ops so nothing is counted twice.
 """
+
+from apps.ratelimit import oauth as limits
 
 
 def before_token_request(request):
-    """Per-IP failed-exchange back-off and the token flood guard (SPEC 8.2, 8.3)."""
+    """Per-IP failed-exchange back-off and the token flood guard (SPEC 8.2, 8.3): done by RateLimitMiddleware."""
     return None
 
 
 def before_revoke_request(request):
-    """Token flood guard for /oauth/revoke (SPEC 8.2)."""
+    """Token flood guard for /oauth/revoke (SPEC 8.2): done by RateLimitMiddleware."""
     return None
 
 
 def before_authorize_request(request):
-    """Authorize budget: 30/min per IP (SPEC 8.2)."""
+    """Authorize budget: 30/min per IP (SPEC 8.2): done by RateLimitMiddleware."""
     return None
 
 
 def before_grant_family_refresh(request, *, family) -> object | None:
     """Successful token requests per grant family: 10/min (SPEC 8.3)."""
-    return None
+    return limits.grant_family_response(request, family_id=family)
 
 
 def token_exchange_failed(request, *, client_id: str | None) -> None:
     """A failed exchange: feeds the per-IP back-off and the per-client alert."""
-    return None
+    limits.exchange_failed(request, client_id=client_id)
 
 
 def token_exchange_succeeded(request, *, client_id: str, family) -> None:
-    """A successful token request: feeds the per-family budget and per-client alert."""
-    return None
+    """A successful token request: feeds the per-client alert (the family is counted before the exchange)."""
+    limits.exchange_succeeded(request, client_id=client_id)

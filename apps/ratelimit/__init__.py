@@ -11,10 +11,14 @@ store round trip each, in ``services.py``:
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
   when a presented bearer credential fails lookup (wired in
   apps/api_v1/credentials.resolve_bearer).
+- ``ratelimit_grant_family(family_id=)``: a refresh for a grant family, before
+  grant work; raises RateLimited past 10 a minute for that family.
 - ``ratelimit_exchange_failed(client_id=)``: a token exchange failed
-  (invalid_grant); never raises.
-- ``ratelimit_token_issued(family_id=, client_id=)``: before issuing tokens;
-  raises RateLimited past 10 a minute per grant family.
+  (invalid_grant); feeds the per-IP back-off; never raises.
+- ``ratelimit_exchange_succeeded(client_id=)``: feeds the per-client alert.
+
+``oauth.py`` wraps the OAuth ones in the shape of apps/oauth/ratelimit_hooks.py
+(None, or the 429/503 response to answer).
 
 Path budgets (metadata, authorize, register, token flood guard, the
 failed-exchange back-off) are applied by RateLimitMiddleware, which also

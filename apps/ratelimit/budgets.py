@@ -97,7 +97,8 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "token_flood": (TOKEN_FLOOD_IP,),
     "bearer_failure": (BEARER_FAILURES_IP,),
     "exchange_failure": (EXCHANGE_FAILURES_IP, EXCHANGE_FAILURES_CLIENT),
-    "exchange_success": (GRANT_FAMILY, EXCHANGE_SUCCESSES_CLIENT),
+    "grant_family": (GRANT_FAMILY,),
+    "exchange_success": (EXCHANGE_SUCCESSES_CLIENT,),
 }
 
 # Budgets applied by path before any view runs, keyed by source address.

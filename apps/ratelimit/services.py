@@ -91,13 +91,23 @@ def ratelimit_exchange_failed(*, client_id: str | None = None, request=None) -> 
         logger.warning("failed token exchange not counted: rate limiter store unavailable")
 
 
-def ratelimit_token_issued(*, family_id: str, client_id: str | None = None, request=None) -> Decision | None:
-    """Count a successful token request for a grant family; call before issuing tokens.
+def ratelimit_grant_family(*, family_id: str, request=None) -> Decision | None:
+    """Count one refresh for a grant family, before any grant work.
 
     More than 10 a minute for one family raise RateLimited (429
-    temporarily_unavailable on /oauth/token); 600 a minute for one client id
-    only log.
+    ``temporarily_unavailable`` on /oauth/token) for that family only; the
+    decision sets the response's headers when it denies.
     """
     request = _request(request)
-    subject = subject_of(request, client_id=client_id, family_id=family_id)
-    return evaluate(request, build_checks(table.CLASSES["exchange_success"], subject, advertise=False))
+    subject = subject_of(request, family_id=family_id)
+    return evaluate(request, build_checks(table.CLASSES["grant_family"], subject, advertise=False))
+
+
+def ratelimit_exchange_succeeded(*, client_id: str | None, request=None) -> None:
+    """A token request succeeded: 600 a minute for one client id only log. Never raises."""
+    request = _request(request)
+    checks = build_checks(table.CLASSES["exchange_success"], subject_of(None, client_id=client_id))
+    try:
+        evaluate(request, checks, record=False)
+    except LimiterUnavailable:
+        logger.warning("successful token exchange not counted: rate limiter store unavailable")

@@ -1,0 +1,122 @@
+"""OAuth lockouts of SPEC 8.3 through the real token endpoint."""
+
+import json
+import logging
+
+import pytest
+from django.test import Client
+
+from apps.ratelimit import budgets
+from apps.ratelimit.budgets import Budget
+from tests.factories import UserFactory
+from tests.oauth.helpers import exchange, make_client, pkce, refresh, tokens_for
+
+pytestmark = pytest.mark.django_db
+
+
+def bad_exchange(client, app):
+    verifier, _ = pkce()
+    return exchange(client, app, "not-a-code", verifier)
+
+
+def test_ten_failed_exchanges_a_minute_back_the_source_off_for_60_seconds(client, store, django_assert_num_queries):
+    app = make_client()
+    for _ in range(10):
+        response = bad_exchange(client, app)
+        assert response.status_code == 400
+        assert response.json()["error"] == "invalid_grant"
+    # Answered before any grant work: not one query.
+    with django_assert_num_queries(0):
+        denied = bad_exchange(client, app)
+    assert denied.status_code == 429
+    assert denied.json()["error"] == "temporarily_unavailable"
+    assert denied["Retry-After"] == "60"
+    assert denied["RateLimit"] == "limit=10, remaining=0, reset=60"
+    assert denied["RateLimit-Policy"] == "10;w=60"
+    # A valid exchange from that source waits too; other sources do not.
+    assert bad_exchange(Client(REMOTE_ADDR="198.51.100.4"), app).status_code == 400
+    store.clock.advance(30)
+    assert bad_exchange(client, app).status_code == 429
+    store.clock.advance(30)
+    assert bad_exchange(client, app).status_code == 400
+
+
+def test_successful_exchanges_do_not_count_as_failures(client, store):
+    app = make_client()
+    user = UserFactory()
+    for _ in range(11):
+        tokens_for(user, app)  # each a good code exchange from the same address
+
+
+def test_more_than_ten_refreshes_a_minute_for_one_family_get_429_for_that_family(store):
+    app = make_client()
+    user = UserFactory()
+    tokens = tokens_for(user, app)
+    other = tokens_for(user, app)
+    client = Client()
+    token = tokens["refresh_token"]
+    for _ in range(10):
+        response = refresh(client, app, token)
+        assert response.status_code == 200, response.content
+        token = response.json()["refresh_token"]
+    denied = refresh(client, app, token)
+    assert denied.status_code == 429
+    assert denied.json()["error"] == "temporarily_unavailable"
+    assert denied["Retry-After"] == "6"
+    assert denied["RateLimit-Policy"] == "10;w=60"
+    # The refused request did no grant work: the token still rotates later.
+    assert refresh(client, app, other["refresh_token"]).status_code == 200
+    store.clock.advance(6)
+    assert refresh(client, app, token).status_code == 200
+
+
+def crossings(caplog):
+    return [json.loads(r.getMessage()) for r in caplog.records if r.name == "apps.ratelimit.alerts"]
+
+
+def test_successful_exchanges_per_client_alert_once_and_never_block(client, store, monkeypatch, caplog):
+    small = Budget("exchange_successes.client", burst=2, rate=2, period=60, key=budgets.CLIENT, alert_only=True)
+    monkeypatch.setitem(budgets.CLASSES, "exchange_success", (small,))
+    app = make_client()
+    user = UserFactory()
+    with caplog.at_level(logging.WARNING, logger="apps.ratelimit.alerts"):
+        for _ in range(5):
+            tokens_for(user, app)
+    [line] = crossings(caplog)
+    assert line == {
+        "event": "ratelimit.ceiling_crossed",
+        "budget": "exchange_successes.client",
+        "dimension": "client",
+        "key": app.client_id,
+        "limit": 2,
+        "window": 60,
+    }
+
+
+def test_failed_exchanges_per_client_alert_once(client, store, monkeypatch, caplog):
+    small = Budget("exchange_failures.client", burst=3, rate=3, period=60, key=budgets.CLIENT, alert_only=True)
+    monkeypatch.setitem(budgets.CLASSES, "exchange_failure", (budgets.EXCHANGE_FAILURES_IP, small))
+    app = make_client()
+    with caplog.at_level(logging.WARNING, logger="apps.ratelimit.alerts"):
+        for i in range(8):
+            bad_exchange(Client(REMOTE_ADDR=f"198.51.100.{i}"), app)
+    assert [c["budget"] for c in crossings(caplog)] == ["exchange_failures.client"]
+
+
+def test_reads_per_client_alert_never_blocks(api, store, monkeypatch, caplog):
+    from tests.mcp_bridge.conftest import FakeTokens
+
+    small = Budget("reads.client", burst=2, rate=2, period=60, key=budgets.CLIENT, alert_only=True)
+    monkeypatch.setitem(budgets.CLASSES, "reads", (budgets.READS_PRINCIPAL, budgets.READS_USER, small))
+    fake = FakeTokens()
+    from apps.api_v1 import credentials
+
+    monkeypatch.setitem(credentials.RESOLVERS, "mcptest_", fake.resolve)
+    users = [UserFactory() for _ in range(3)]
+    secrets = [fake.issue(u, client_id="dcr_busy", resource="http://testserver/v1") for u in users]
+    with caplog.at_level(logging.WARNING, logger="apps.ratelimit.alerts"):
+        for secret in secrets * 2:
+            assert api.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    [line] = crossings(caplog)
+    assert line["budget"] == "reads.client"
+    assert line["key"] == "dcr_busy"

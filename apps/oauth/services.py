@@ -14,7 +14,7 @@ from oauthlib.common import add_params_to_uri
 
 from apps.core.ids import digest, new_secret
 
-from .models import AccessToken, Application, ConsentTransaction, Grant, RefreshToken
+from .models import TRANSACTION_LIFETIME, AccessToken, Application, ConsentTransaction, Grant, RefreshToken
 from .scopes import SCOPES
 from .selectors import issuer
 
@@ -50,7 +50,10 @@ def transaction_create(
     code_challenge: str,
     resource: str,
 ) -> ConsentTransaction:
+    now = timezone.now()
     return ConsentTransaction.objects.create(
+        created=now,
+        expires_at=now + TRANSACTION_LIFETIME,
         application=application,
         user=user,
         binding_digest=digest(binding_secret),

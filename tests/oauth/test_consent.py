@@ -1,0 +1,315 @@
+"""The consent transaction (SPEC 3.1), its endpoints (SPEC 4.5) and the consent page."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from apps.oauth.models import ConsentTransaction, Grant
+from apps.oauth.views.authorize import BINDING_COOKIE
+from tests.factories import UserFactory
+from tests.oauth.helpers import BASE, REDIRECT, V1, decide, make_client, pkce, query, signed_in, start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def app():
+    return make_client(name="Pocket Assistant")
+
+
+@pytest.fixture
+def browser(user):
+    return signed_in(user)
+
+
+@pytest.fixture
+def txn_id(browser, app):
+    return start(browser, app, pkce()[1])
+
+
+def envelope(response, status, code, param=None):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    assert "no-store" in response["Cache-Control"]
+    error = response.json()["error"]
+    assert error["code"] == code
+    assert error["param"] == param
+    assert error["request_id"] == response["Request-Id"]
+    return error
+
+
+# -- GET /api/oauth/transactions/{id} ---------------------------------------
+
+
+def test_read_transaction_shape(browser, app, user):
+    txn_id = start(browser, app, pkce()[1], scope="rates:read messages:read")
+    response = browser.get(f"/api/oauth/transactions/{txn_id}")
+    assert response.status_code == 200
+    assert response["Cache-Control"].startswith("no-store") or "no-store" in response["Cache-Control"]
+    body = response.json()
+    txn = ConsentTransaction.objects.get(pk=txn_id)
+    assert body == {
+        "id": txn_id,
+        "object": "oauth_transaction",
+        "client": {
+            "client_id": app.client_id,
+            "name": "Pocket Assistant",
+            "registration": "self-registered",
+            "redirect_host": "client.example.com",
+        },
+        "scopes": [
+            {"scope": "rates:read", "description": "See call rates to destinations.", "sensitive": False},
+            {
+                "scope": "messages:read",
+                "description": "Read new codes and messages in your SMS inbox.",
+                "sensitive": True,
+            },
+        ],
+        "confirmation_required": False,  # a manually registered client (not dynamic)
+        "resource": V1,
+        "expires_at": int(txn.expires_at.timestamp()),
+    }
+
+
+@pytest.mark.parametrize(
+    "fields,kind,confirm",
+    [
+        ({"registration_source": "dcr"}, "self-registered", True),
+        ({"registration_source": "dcr", "verified_partner": True}, "verified partner", False),
+        ({"registration_source": "cimd"}, "registered by URL", False),
+    ],
+)
+def test_registration_kind_and_confirmation(browser, fields, kind, confirm):
+    app = make_client(**fields)
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:place")
+    body = browser.get(f"/api/oauth/transactions/{txn_id}").json()
+    assert body["client"]["registration"] == kind
+    assert body["confirmation_required"] is confirm
+
+
+def test_self_registered_without_sensitive_scope_needs_no_confirmation(browser):
+    app = make_client(registration_source="dcr")
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:read")
+    assert browser.get(f"/api/oauth/transactions/{txn_id}").json()["confirmation_required"] is False
+
+
+def test_read_unknown_transaction(browser):
+    envelope(browser.get("/api/oauth/transactions/otx_000000000000000000000000"), 404, "transaction_not_found")
+    envelope(browser.get("/api/oauth/transactions/nonsense"), 404, "transaction_not_found")
+
+
+def test_read_from_another_browser_of_the_same_user(txn_id, user):
+    other_browser = signed_in(user)
+    envelope(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+    other_browser.cookies[BINDING_COOKIE] = "forged-value"
+    envelope(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+
+
+def test_read_by_another_user_in_the_same_browser(browser, txn_id):
+    other = UserFactory()
+    from tests.factories import PASSWORD
+
+    browser.logout()
+    assert browser.login(username=other.email, password=PASSWORD)
+    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+
+
+def test_read_without_session(txn_id):
+    error = envelope(Client().get(f"/api/oauth/transactions/{txn_id}"), 401, "invalid_token")
+    assert "Sign in" in error["message"]
+
+
+def test_read_expired_transaction(browser, txn_id):
+    ConsentTransaction.objects.filter(pk=txn_id).update(expires_at=timezone.now() - timedelta(seconds=1))
+    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 410, "transaction_expired")
+
+
+def test_read_when_client_disabled(browser, app, txn_id):
+    app.disabled_at = timezone.now()
+    app.save()
+    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "client_disabled")
+
+
+def test_read_decided_transaction(browser, txn_id):
+    decide(browser, txn_id, "deny")
+    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 409, "transaction_decided")
+
+
+# -- POST /api/oauth/transactions/{id}/decision -----------------------------
+
+
+def test_allow_redirects_with_code_state_iss_and_emails_owner(
+    browser, app, user, txn_id, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = decide(browser, txn_id, "allow")
+    assert response.status_code == 200
+    redirect_to = response.json()["redirect_to"]
+    assert redirect_to.startswith(REDIRECT + "?")
+    params = query(redirect_to)
+    assert set(params) == {"code", "state", "iss"}
+    assert params["state"] == "xyz-state" and params["iss"] == BASE
+    grant = Grant.objects.get()
+    assert grant.code != params["code"] and len(grant.code) == 64  # digest only
+    assert grant.resource == [V1] and grant.code_challenge_method == "S256"
+    assert (grant.expires - grant.created).total_seconds() == pytest.approx(60, abs=1)
+    txn = ConsentTransaction.objects.get(pk=txn_id)
+    assert txn.decision == "allow" and txn.decided_at is not None
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [user.email]
+    assert "Pocket Assistant" in message.subject
+    assert "See call rates to destinations." in message.body
+
+
+def test_deny_redirects_access_denied(browser, txn_id):
+    response = decide(browser, txn_id, "deny")
+    assert response.status_code == 200
+    params = query(response.json()["redirect_to"])
+    assert params["error"] == "access_denied"
+    assert params["state"] == "xyz-state" and params["iss"] == BASE
+    assert Grant.objects.count() == 0
+    assert len(mail.outbox) == 0
+
+
+@pytest.mark.parametrize("decision", [None, "", "maybe", "ALLOW", 1, True])
+def test_invalid_decision(browser, txn_id, decision):
+    envelope(decide(browser, txn_id, decision), 400, "invalid_decision", param="decision")
+    assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
+
+
+def test_invalid_body(browser, txn_id):
+    url = f"/api/oauth/transactions/{txn_id}/decision"
+    envelope(browser.post(url, "not json", content_type="application/json"), 400, "invalid_body")
+    envelope(browser.post(url, "[1, 2]", content_type="application/json"), 400, "invalid_body")
+    assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
+
+
+def test_sensitive_scope_of_self_registered_client_needs_confirmation(browser):
+    app = make_client(registration_source="dcr")
+    txn_id = start(browser, app, pkce()[1], scope="rates:read transcripts:read")
+    envelope(decide(browser, txn_id, "allow"), 400, "confirmation_required", param="confirm_sensitive")
+    envelope(
+        decide(browser, txn_id, "allow", confirm_sensitive=False), 400, "confirmation_required", "confirm_sensitive"
+    )
+    envelope(
+        decide(browser, txn_id, "allow", confirm_sensitive="yes"), 400, "confirmation_required", "confirm_sensitive"
+    )
+    assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
+    assert Grant.objects.count() == 0
+    # still awaiting a decision: ticking the box now works
+    response = decide(browser, txn_id, "allow", confirm_sensitive=True)
+    assert response.status_code == 200 and "code" in query(response.json()["redirect_to"])
+
+
+def test_deny_never_needs_confirmation(browser):
+    app = make_client(registration_source="dcr")
+    txn_id = start(browser, app, pkce()[1], scope="calls:place")
+    assert decide(browser, txn_id, "deny").status_code == 200
+
+
+def test_verified_partner_needs_no_confirmation(browser):
+    app = make_client(registration_source="dcr", verified_partner=True)
+    txn_id = start(browser, app, pkce()[1], scope="calls:place")
+    assert decide(browser, txn_id, "allow").status_code == 200
+
+
+@pytest.mark.parametrize("first,second", [("allow", "allow"), ("allow", "deny"), ("deny", "allow")])
+def test_second_decision_is_refused(browser, txn_id, first, second):
+    assert decide(browser, txn_id, first).status_code == 200
+    envelope(decide(browser, txn_id, second), 409, "transaction_decided")
+    assert Grant.objects.count() == (1 if first == "allow" else 0)
+
+
+def test_decision_after_ten_minutes(browser, txn_id):
+    ConsentTransaction.objects.filter(pk=txn_id).update(expires_at=timezone.now() - timedelta(seconds=1))
+    envelope(decide(browser, txn_id, "allow"), 410, "transaction_expired")
+    assert Grant.objects.count() == 0
+
+
+def test_decision_from_another_browser(txn_id, user):
+    envelope(decide(signed_in(user), txn_id, "allow"), 403, "transaction_binding_failed")
+    assert Grant.objects.count() == 0
+
+
+def test_decision_by_another_user(browser, txn_id):
+    from tests.factories import PASSWORD
+
+    other = UserFactory()
+    binding = browser.cookies[BINDING_COOKIE].value
+    intruder = signed_in(other)
+    intruder.cookies[BINDING_COOKIE] = binding
+    envelope(decide(intruder, txn_id, "allow"), 403, "transaction_binding_failed")
+    assert PASSWORD and Grant.objects.count() == 0
+
+
+def test_decision_unknown_transaction(browser):
+    envelope(decide(browser, "otx_000000000000000000000000", "allow"), 404, "transaction_not_found")
+
+
+def test_decision_without_session(txn_id):
+    envelope(decide(Client(), txn_id, "allow"), 401, "invalid_token")
+
+
+def test_decision_requires_csrf_header(user, app):
+    browser = Client(enforce_csrf_checks=True)
+    from tests.factories import PASSWORD
+
+    assert browser.login(username=user.email, password=PASSWORD)
+    txn_id = start(browser, app, pkce()[1])
+    url = f"/api/oauth/transactions/{txn_id}/decision"
+    envelope(browser.post(url, {"decision": "allow"}, content_type="application/json"), 403, "forbidden")
+    page = browser.get(f"/oauth/consent?transaction={txn_id}")
+    token = page.cookies["csrftoken"].value
+    response = browser.post(url, {"decision": "allow"}, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200
+
+
+def test_decision_get_is_not_allowed(browser, txn_id):
+    assert browser.get(f"/api/oauth/transactions/{txn_id}/decision").status_code == 405
+
+
+# -- the consent page -------------------------------------------------------
+
+
+def test_consent_page_shows_client_kind_host_and_scope_sentences(browser):
+    app = make_client(name="Pocket Assistant", registration_source="dcr")
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:place")
+    page = browser.get(f"/oauth/consent?transaction={txn_id}")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Pocket Assistant" in html
+    assert "Self-registered" in html
+    assert "client.example.com" in html
+    assert "See call rates to destinations." in html
+    assert "Place calls from your account, which spends your credit." in html
+    assert 'id="confirm-sensitive"' in html
+    assert "no-store" in page["Cache-Control"] or "no-cache" in page["Cache-Control"]
+
+
+def test_consent_page_without_sensitive_scope_has_no_checkbox(browser, txn_id):
+    html = browser.get(f"/oauth/consent?transaction={txn_id}").content.decode()
+    assert 'id="confirm-sensitive"' not in html
+
+
+def test_consent_page_signs_in_first_and_comes_back(txn_id, user):
+    from tests.factories import PASSWORD
+
+    fresh = Client()
+    url = f"/oauth/consent?transaction={txn_id}"
+    response = fresh.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login?next=/oauth/consent%3Ftransaction%3Dotx_")
+    response = fresh.post("/login", {"username": user.email, "password": PASSWORD, "next": url})
+    assert response.status_code == 302 and response["Location"] == url
+
+
+def test_consent_page_errors_render_a_page(browser, txn_id):
+    response = browser.get("/oauth/consent?transaction=otx_000000000000000000000000")
+    assert response.status_code == 404 and b"transaction_not_found" in response.content
+    decide(browser, txn_id, "deny")
+    response = browser.get(f"/oauth/consent?transaction={txn_id}")
+    assert response.status_code == 409 and b"transaction_decided" in response.content

@@ -21,11 +21,13 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from django.test import Client
 from django.utils import timezone
 from oauth2_provider.cimd import CIMDError
 
 from apps.oauth.client_metadata import ClientMetadataFetcher, client_get_by_metadata_url
 from apps.oauth.models import Application
+from tests.oauth.helpers import authorize_params, decide, exchange, pkce, query, signed_in, start
 
 FIXTURE_HOSTS = ("client.example.test", "rebind.example.test")
 PATH = "/oauth/client.json"
@@ -566,3 +568,79 @@ class TestCaching:
         )
         assert client_get_by_metadata_url(url, None).name == "Partner"
         assert cimd.hits == []
+
+
+# --- end to end: authorize, consent, token -----------------------------------------------------
+
+REDIRECT = "https://assistant.example/callback"
+
+
+def test_full_flow_with_a_metadata_document_client(cimd, user):
+    url = serve_document(cimd, headers={"Cache-Control": "max-age=600"})
+    browser = signed_in(user)
+    verifier, challenge = pkce()
+    stub = Application(client_id=url)
+    txn_id = start(browser, stub, challenge, redirect_uri=REDIRECT)
+
+    body = browser.get(f"/api/oauth/transactions/{txn_id}").json()
+    assert body["client"]["client_id"] == url
+    assert body["client"]["name"] == "Example Assistant"
+    assert body["client"]["registration"] == "registered by URL"
+    assert body["client"]["redirect_host"] == "assistant.example"
+
+    response = decide(browser, txn_id, "allow")
+    assert response.status_code == 200, response.content
+    code = query(response.json()["redirect_to"])["code"]
+    tokens = exchange(Client(), stub, code, verifier, redirect_uri=REDIRECT)
+    assert tokens.status_code == 200, tokens.content
+    me = Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {tokens.json()['access_token']}")
+    assert me.status_code == 200
+    # One fetch served authorize; the cached row served the rest.
+    assert cimd.hits_on(PATH) == 1
+
+
+def test_loopback_redirect_of_a_document_matches_any_port(cimd, user):
+    url = serve_document(cimd)
+    _verifier, challenge = pkce()
+    start(signed_in(user), Application(client_id=url), challenge, redirect_uri="http://127.0.0.1:61234/callback")
+
+
+def assert_error_page(response):
+    assert response.status_code == 400
+    assert "Location" not in response
+    assert "invalid_client" in response.content.decode()
+
+
+def test_invalid_document_renders_the_error_page(cimd, user):
+    url = cimd.url()
+    cimd.serve(PATH, Route(200, document(url, client_id="https://evil.example/client.json")))
+    _verifier, challenge = pkce()
+    params = authorize_params(Application(client_id=url), challenge, redirect_uri=REDIRECT)
+    assert_error_page(signed_in(user).get("/oauth/authorize", params))
+    assert not Application.objects.filter(client_id=url).exists()
+
+
+def test_document_on_a_private_address_renders_the_error_page(cimd, dns, user):
+    dns.answers["internal.example.test"] = ["10.1.2.3"]
+    url = f"https://internal.example.test:{cimd.port}{PATH}"
+    _verifier, challenge = pkce()
+    params = authorize_params(Application(client_id=url), challenge, redirect_uri=REDIRECT)
+    assert_error_page(signed_in(user).get("/oauth/authorize", params))
+
+
+def test_redirected_document_renders_the_error_page(cimd, user):
+    target = serve_document(cimd, path="/moved.json")
+    cimd.serve(PATH, Route(302, b"", headers={"Location": target}))
+    _verifier, challenge = pkce()
+    params = authorize_params(Application(client_id=cimd.url()), challenge, redirect_uri=REDIRECT)
+    assert_error_page(signed_in(user).get("/oauth/authorize", params))
+    assert cimd.hits_on("/moved.json") == 0
+
+
+def test_unregistered_redirect_uri_of_a_document_client(cimd, user):
+    url = serve_document(cimd)
+    _verifier, challenge = pkce()
+    params = authorize_params(Application(client_id=url), challenge, redirect_uri="https://evil.example/cb")
+    response = signed_in(user).get("/oauth/authorize", params)
+    assert response.status_code == 400
+    assert "Location" not in response

@@ -82,10 +82,13 @@ INSTALLED_APPS = [
     "apps.oauth",
     "apps.mcp_bridge",
     "apps.ratelimit",
+    "apps.audit",
 ]
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
+    # Gives audit rows written inside services the source address and request id.
+    "apps.audit.context.AuditContextMiddleware",
     "apps.core.middleware.DatabaseUnavailableMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",

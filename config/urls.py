@@ -17,6 +17,11 @@ urlpatterns = [
     path("", include("apps.oauth.registration.urls")),
     # /oauth/authorize|token|revoke|consent and /api/oauth/transactions/*.
     path("", include("apps.oauth.urls")),
+    # /api/oauth/connections* and /settings/connected-apps*.
+    path("", include("apps.oauth.connections.urls")),
+    # /settings/activity; password reset and change, /settings/sharing.
+    path("", include("apps.audit.urls")),
+    path("", include("apps.accounts.settings_urls")),
     path("", include("apps.accounts.urls")),
 ]
 

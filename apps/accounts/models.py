@@ -55,3 +55,20 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self):
         return self.display_name
+
+
+class SharingSettings(models.Model):
+    """The two sharing switches of SPEC 5.13, off by default.
+
+    Stored and shown on /settings/sharing, gating nothing yet: the transcript
+    and message tools that will read them are planned. ``message_reading`` is
+    the account-wide consent; the per-number opt-in arrives with numbers.
+    """
+
+    user = models.OneToOneField(User, primary_key=True, on_delete=models.CASCADE, related_name="sharing_settings")
+    call_summaries = models.BooleanField(default=False)
+    message_reading = models.BooleanField(default=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"sharing settings of {self.user_id}"

@@ -85,6 +85,10 @@ def resolve_bearer(request, secret: str, *, resource_path: str) -> Principal:
     except ApiError as error:
         if error.code != "invalid_token":
             raise
+        if getattr(error, "counts_as_failed_lookup", True) is False:
+            # A known token the user revoked (disconnect, password change): not
+            # a guess, so it spends no failed-bearer budget (SPEC 8.3).
+            raise
         # A presented credential failed lookup: it spends the source's
         # failed-bearer budget (SPEC 8.2), and 429 replaces 401 once spent.
         raise ratelimit_bearer_failure(request=request, error=error) from None

@@ -27,6 +27,7 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
     from apps.api_v1.credentials import invalid_token
     from apps.api_v1.principal import Principal
 
+    from .connections.revocation import revoked_token_error
     from .selectors import access_token_get_by_secret
 
     if not looks_like(secret, ACCESS_PREFIX):
@@ -42,7 +43,8 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         or not token.user.is_active
         or token.resource != [resource]
     ):
-        raise invalid_token(resource_path)
+        # A token the user revoked (disconnect, password change) asks to reconnect.
+        raise revoked_token_error(token=token, resource_path=resource_path) or invalid_token(resource_path)
     return Principal(
         kind="oauth",
         user=token.user,

@@ -1,0 +1,65 @@
+"""The audit log (SPEC 5.11, 8.5): one row per security-relevant action.
+
+Rows are written in the same transaction as the action they record (so an
+action that rolls back leaves no row, and a committed action always has one),
+carry a stable ``event_type`` that clients and operators may match on, and keep
+the actor (who did it) apart from the target (whose account, which client or
+key it concerns).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from apps.core.ids import new_id
+
+EVENT_ID_PREFIX = "evt_"
+
+
+def new_event_id() -> str:
+    return new_id(EVENT_ID_PREFIX)
+
+
+class EventType(models.TextChoices):
+    # Values are part of the contract once written: add new ones, never rename.
+    OAUTH_CONNECTION_CREATED = "oauth.connection.created", "Connected an app"
+    OAUTH_CONNECTION_REVOKED = "oauth.connection.revoked", "Disconnected an app"
+    OAUTH_TOKEN_REFRESHED = "oauth.token.refreshed", "App refreshed its access"
+    API_KEY_CREATED = "api_key.created", "Created an API key"
+    API_KEY_ROTATED = "api_key.rotated", "Rotated an API key"
+    API_KEY_REVOKED = "api_key.revoked", "Revoked an API key"
+    PASSWORD_RESET = "account.password_reset", "Reset the password by email"
+    PASSWORD_CHANGED = "account.password_changed", "Changed the password"
+    SHARING_UPDATED = "account.sharing_updated", "Changed sharing settings"
+
+
+class ActorType(models.TextChoices):
+    USER = "user", "User"  # the signed-in account holder (actor_id: usr_...)
+    CLIENT = "client", "OAuth client"  # an app acting with its grant (actor_id: client id)
+    SYSTEM = "system", "System"  # the service itself, e.g. a scheduled job
+
+
+class AuditEvent(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_event_id, editable=False)
+    event_type = models.CharField(max_length=64, choices=EventType.choices)
+    # Target: the account whose log this is. Kept (nulled) if the account is
+    # deleted, so the operator's trail survives.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="audit_events"
+    )
+    actor_type = models.CharField(max_length=16, choices=ActorType.choices)
+    actor_id = models.CharField(max_length=255, blank=True, default="")
+    # Target detail: the OAuth client or the API key concerned, if any.
+    client_id = models.CharField(max_length=255, blank=True, default="")
+    key_id = models.CharField(max_length=32, blank=True, default="")
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    request_id = models.CharField(max_length=32, blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ("-created", "-id")
+        indexes = [models.Index(fields=["user", "-created"], name="audit_user_created_idx")]
+
+    def __str__(self):
+        return f"{self.id} {self.event_type}"

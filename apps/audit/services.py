@@ -1,0 +1,103 @@
+"""Writes of the audit log."""
+
+import ipaddress
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.core.net import client_ip
+
+from .context import current_request
+from .models import ActorType, AuditEvent, EventType
+
+RETENTION = timedelta(days=400)  # SPEC 8.5
+PURGE_BATCH = 1000
+
+
+@dataclass(frozen=True)
+class Actor:
+    type: str
+    id: str = ""
+
+
+SYSTEM = Actor(ActorType.SYSTEM)
+
+
+def actor_user(user) -> Actor:
+    return Actor(ActorType.USER, user.pk)
+
+
+def actor_client(client_id: str) -> Actor:
+    return Actor(ActorType.CLIENT, client_id)
+
+
+def _source_address(request) -> str | None:
+    # A malformed address (a misconfigured proxy) must never fail the action it records.
+    if request is None:
+        return None
+    try:
+        return str(ipaddress.ip_address(client_ip(request)))
+    except ValueError:
+        return None
+
+
+def _request_actor(request) -> Actor:
+    user = getattr(request, "user", None) if request is not None else None
+    if user is not None and getattr(user, "is_authenticated", False):
+        return actor_user(user)
+    return SYSTEM
+
+
+def audit_record(
+    *,
+    event_type: EventType | str,
+    user,
+    actor: Actor | None = None,
+    client_id: str = "",
+    key_id: str = "",
+    data: dict | None = None,
+    request=None,
+    at=None,
+) -> AuditEvent:
+    """Write one audit row. Call it inside the action's own transaction.
+
+    ``user`` is the account the event belongs to (whose log shows it);
+    ``actor`` who acted, by default the signed-in user of the request being
+    served, else the system. Address and request id come from ``request`` or
+    the request being served (apps.audit.context). ``at`` is the moment of the
+    action when the action stamps rows with it too (default: now).
+    """
+    event_type = EventType(event_type)  # an unknown type is a programming error: fail loudly
+    request = request if request is not None else current_request.get()
+    actor = actor or _request_actor(request)
+    return AuditEvent.objects.create(
+        event_type=event_type,
+        user=user,
+        actor_type=actor.type,
+        actor_id=actor.id or "",
+        client_id=client_id or "",
+        key_id=key_id or "",
+        ip_address=_source_address(request),
+        request_id=getattr(request, "request_id", "") or "",
+        data=data or {},
+        created=at or timezone.now(),
+    )
+
+
+def audit_purge(*, now=None, retention: timedelta = RETENTION, batch_size: int = PURGE_BATCH) -> int:
+    """Delete rows older than the retention period, in small batches so that a
+    large backlog never holds a long lock; returns how many were deleted.
+
+    A row exactly at the boundary (created == now - retention) is kept.
+    """
+    cutoff = (now or timezone.now()) - retention
+    deleted = 0
+    while True:
+        ids = list(AuditEvent.objects.filter(created__lt=cutoff).values_list("id", flat=True)[:batch_size])
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            count, _ = AuditEvent.objects.filter(id__in=ids).delete()
+        deleted += count

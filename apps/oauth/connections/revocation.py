@@ -1,0 +1,65 @@
+"""Telling a caller whose token the user revoked to reconnect (SPEC 3.3, 7.2, 8.3).
+
+A disconnect (or a password reset or change) keeps the access-token rows with
+``expires`` cut to the moment of revocation. When such a token is presented,
+the 401 says why and what to do, and it is not a failed lookup: the caller
+holds a token we issued, so it spends nothing of the failed-bearer budget.
+"""
+
+from django.utils import timezone
+
+from apps.api_v1.credentials import invalid_token
+from apps.audit.models import EventType
+from apps.audit.selectors import audit_token_revoked_by_user
+
+DISCONNECTED_MESSAGE = (
+    "This app was disconnected from the account, so its access was revoked. Reconnect the app to continue."
+)
+PASSWORD_MESSAGE = "The account's password was changed, which revoked this app's access. Reconnect the app to continue."
+
+
+def revoked_token_error(*, token, resource_path: str):
+    """The 401 to answer for an expired access-token row the user revoked, or None.
+
+    Only called on the failure path (the row exists but is no longer valid),
+    so the hot path never pays for this query.
+    """
+    if (
+        token is None
+        or token.expires > timezone.now()  # failed for another reason (resource, disabled client)
+        or token.application is None
+        or token.user is None
+        or not token.user.is_active
+    ):
+        return None
+    event = audit_token_revoked_by_user(
+        user_id=token.user_id, client_id=token.application.client_id, revoked_at=token.expires
+    )
+    if event is None:
+        return None
+    message = DISCONNECTED_MESSAGE if event.event_type == EventType.OAUTH_CONNECTION_REVOKED else PASSWORD_MESSAGE
+    error = invalid_token(resource_path, message)
+    error.counts_as_failed_lookup = False
+    return error
+
+
+def refresh_token_revoked_by_user(*, refresh_token: str) -> bool:
+    """Whether a refresh token presented at /oauth/token was revoked by the user
+    (disconnect, password change): such a failed exchange does not count
+    towards lockouts (SPEC 8.3)."""
+    from apps.core.ids import digest
+    from apps.oauth.models import RefreshToken
+
+    refresh = (
+        RefreshToken.objects.select_related("application")
+        .filter(token_checksum=digest(refresh_token), revoked__isnull=False)
+        .first()
+    )
+    if refresh is None or refresh.application is None or refresh.user_id is None:
+        return False
+    return (
+        audit_token_revoked_by_user(
+            user_id=refresh.user_id, client_id=refresh.application.client_id, revoked_at=refresh.revoked
+        )
+        is not None
+    )

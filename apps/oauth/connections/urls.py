@@ -1,0 +1,16 @@
+"""Routes of connected apps; included from config/urls.py. No trailing slashes.
+
+``client_id`` may be a client metadata document URL, so the route takes a path
+(callers percent-encode it; Django decodes before routing).
+"""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("api/oauth/connections", views.connections_api, name="oauth-connections"),
+    path("api/oauth/connections/<path:client_id>", views.connection_api, name="oauth-connection"),
+    path("settings/connected-apps", views.connected_apps_page, name="connected-apps-page"),
+    path("settings/connected-apps/disconnect", views.disconnect_form, name="connected-apps-disconnect"),
+]

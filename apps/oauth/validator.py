@@ -85,7 +85,10 @@ class Validator(OAuth2Validator):
         return True
 
     def confirm_redirect_uri(self, client_id, code, redirect_uri, client, request, *args, **kwargs):
-        return request.grant.redirect_uri == redirect_uri
+        if request.grant.redirect_uri != redirect_uri:
+            # oauthlib's own mismatch error is invalid_request; SPEC 7.3 says invalid_grant.
+            raise errors.InvalidGrantError(description="redirect_uri does not match the authorization request.")
+        return True
 
     def invalidate_authorization_code(self, client_id, code, request, *args, **kwargs):
         Grant.objects.filter(pk=request.grant.pk).update(used_at=timezone.now())

@@ -94,7 +94,7 @@ def post_form(client, path, data, **extra):
     return client.post(path, urlencode(data, doseq=True), content_type=FORM, **extra)
 
 
-def exchange(client, app, code, verifier, **overrides):
+def exchange(client, app, code, verifier, /, **overrides):
     data = {
         "grant_type": "authorization_code",
         "code": code,
@@ -107,7 +107,7 @@ def exchange(client, app, code, verifier, **overrides):
     return post_form(client, "/oauth/token", data)
 
 
-def refresh(client, app, refresh_token, **overrides):
+def refresh(client, app, refresh_token, /, **overrides):
     data = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": app.client_id}
     data.update(overrides)
     return post_form(client, "/oauth/token", data)

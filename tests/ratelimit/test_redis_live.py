@@ -1,0 +1,120 @@
+"""Against a real Redis: one round trip per request, fail closed on an outage, recover by itself.
+
+A private redis-server on a free port (never the shared one on 6379): these
+tests stop it and count its commands.
+"""
+
+import subprocess
+import time
+
+import pytest
+import redis
+
+from apps.ratelimit import conf
+from apps.ratelimit.stores.redis import RedisStore
+from tests.oauth.helpers import FORM
+
+from .redis_server import start_private_redis
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def redis_server():
+    server = start_private_redis()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live(redis_server, settings):
+    settings.RATELIMIT = {"STORE": conf.REDIS_STORE, "REDIS_URL": redis_server.url, "KEY_PREFIX": "live"}
+    return redis_server
+
+
+def sent_commands(monkeypatch) -> list:
+    """Every command this process sends to any Redis (one entry per network write)."""
+    sent = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return sent
+
+
+def monitor(server):
+    """Start MONITOR on the private server; returns a function stopping it and giving client-issued commands."""
+    process = subprocess.Popen(["redis-cli", "-p", str(server.port), "monitor"], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "OK"
+
+    def stop() -> list[str]:
+        time.sleep(0.2)
+        process.terminate()
+        out, _ = process.communicate(timeout=5)
+        # Lines look like: 1700000000.123 [0 127.0.0.1:5678] "evalsha" ... ; script calls say [0 lua].
+        return [
+            line.split("] ", 1)[1].split(" ")[0].strip('"').lower()
+            for line in out.splitlines()
+            if "[0 lua]" not in line
+        ]
+
+    return stop
+
+
+def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, live, monkeypatch):
+    assert api.get("/v1/me", **bearer).status_code == 200  # connects and loads the script
+    stop = monitor(live)
+    sent = sent_commands(monkeypatch)
+    response = api.get("/v1/me", **bearer)
+    assert response.status_code == 200
+    assert response["RateLimit"] == "limit=60, remaining=58, reset=0"
+    assert len(sent) == 1
+    assert stop() == ["evalsha"]
+
+
+def test_a_failed_bearer_check_costs_one_round_trip_too(api, live, monkeypatch):
+    api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope")
+    sent = sent_commands(monkeypatch)
+    assert api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope").status_code == 401
+    assert len(sent) == 1
+
+
+def test_reads_deny_after_the_burst_on_redis(api, bearer, live):
+    statuses = [api.get("/v1/me", **bearer).status_code for _ in range(62)]
+    # Real time passes while the test runs; at most one or two refills land.
+    assert statuses[:60] == [200] * 60
+    assert statuses[-1] == 429 or statuses[-2] == 429
+    denied = api.get("/v1/me", **bearer)
+    assert denied.status_code == 429
+    assert denied["X-RateLimit-Remaining"] == "0"
+    assert int(denied["Retry-After"]) >= 1
+
+
+def test_redis_stopped_mid_test_fails_closed_then_recovers_in_the_same_process(api, bearer, client, live):
+    assert api.get("/v1/me", **bearer).status_code == 200
+    store = conf.get_store()
+    assert isinstance(store, RedisStore)
+
+    live.stop()
+    for response in (
+        api.get("/v1/me", **bearer),
+        api.get("/.well-known/oauth-protected-resource/v1"),
+        api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope"),
+        api.post("/mcp", {}, format="json", HTTP_AUTHORIZATION="Bearer sat_nope"),
+    ):
+        assert response.status_code == 503
+        assert response.json()["error"]["code"] == "rate_limiter_unavailable"
+        assert response["Retry-After"] == "5"
+    oauth = client.post("/oauth/token", "grant_type=refresh_token", content_type=FORM)
+    assert oauth.status_code == 503
+    assert oauth.json()["error"] == "temporarily_unavailable"
+    assert oauth["Retry-After"] == "5"
+
+    live.start()  # same port, empty: no restart of this process, no new store
+    response = api.get("/v1/me", **bearer)
+    assert response.status_code == 200
+    assert response["RateLimit"] == "limit=60, remaining=59, reset=0"
+    assert conf.get_store() is store

@@ -1,0 +1,122 @@
+"""Two real server processes sharing one Redis hold one budget between them (SPEC 8, issue 7).
+
+Two gunicorn servers on free ports share a private Redis and a file SQLite
+database. A burst of reads with one API key, alternating between them, is
+allowed burst + refill times (60 plus one a second), not twice the burst.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .redis_server import free_port, start_private_redis
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def server_env(tmp_path, redis_url) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY="two-process-test-key-0123456789-0123456789-0123456789",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        REDIS_URL=redis_url,
+        BASE_URL="http://127.0.0.1",
+        ALLOWED_HOSTS="127.0.0.1",
+        RATELIMIT_KEY_PREFIX="two",
+    )
+    return env
+
+
+def manage(env, *args) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def get(url, secret) -> int:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {secret}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def wait_ready(port, process):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("server exited")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=5)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    redis_server = start_private_redis()
+    env = server_env(tmp_path, redis_server.url)
+    manage(env, "migrate", "--noinput")
+    manage(env, "createuser", "--email", "two@example.com", "--display-name", "Two", "--password", "pw-0123456789!")
+    secret = manage(env, "createapikey", "--email", "two@example.com")
+    ports, processes = [free_port(), free_port()], []
+    try:
+        for port in ports:
+            processes.append(
+                subprocess.Popen(
+                    [
+                        str(BIN / "gunicorn"),
+                        "config.wsgi",
+                        "--bind",
+                        f"127.0.0.1:{port}",
+                        "--workers",
+                        "1",
+                        "--no-control-socket",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        for port, process in zip(ports, processes, strict=True):
+            wait_ready(port, process)
+        yield ports, secret
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+        redis_server.stop()
+
+
+def test_two_processes_sharing_redis_hold_one_budget(two_servers):
+    ports, secret = two_servers
+    urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
+    statuses = {port: [] for port in ports}
+    started = time.monotonic()
+    for i in range(150):
+        port = ports[i % 2]
+        statuses[port].append(get(urls[i % 2], secret))
+    elapsed = time.monotonic() - started
+
+    allowed = sum(s.count(200) for s in statuses.values())
+    assert set(statuses[ports[0]] + statuses[ports[1]]) == {200, 429}
+    # Burst of 60 plus one refill a second while the burst ran; never 2 x 60.
+    assert 60 <= allowed <= 60 + int(elapsed) + 1, (allowed, elapsed)
+    assert allowed < 120
+    # Both processes answered, and both refused: the budget is the shared one.
+    assert all(200 in s and 429 in s for s in statuses.values())

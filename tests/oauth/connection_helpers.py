@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.oauth import services
+from apps.oauth.models import AccessToken, RefreshToken
 from apps.oauth.tokens import new_access_token, new_refresh_token
 from tests.oauth.helpers import V1, signed_in
 
@@ -15,21 +16,30 @@ BASE_URL = "/api/oauth/connections"
 
 
 def issue(user, app, *, resource=V1, scope="rates:read calls:read", now=None) -> dict:
-    """A fresh grant family for ``user`` and ``app``: {"access_token", "refresh_token"}."""
+    """A fresh grant family for ``user`` and ``app``: {"access_token", "refresh_token"}.
+
+    ``now`` back-dates the issue (the rows' ``created`` is set after the fact,
+    since the models stamp it themselves).
+    """
+    stamp = now
     now = now or timezone.now()
+    family = uuid.uuid4()
     token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": scope}
     services.tokens_issue(
         request=None,
         token=token,
         user=user,
         application=app,
-        family=uuid.uuid4(),
+        family=family,
         resource=[resource],
         granted_scope=scope,
         now=now,
         family_expires=now + timedelta(days=30),
         previous=None,
     )
+    if stamp is not None:
+        RefreshToken.objects.filter(token_family=family).update(created=stamp)
+        AccessToken.objects.filter(family=family).update(created=stamp)
     return token
 
 

@@ -1,0 +1,206 @@
+"""Password reset by email and password change (SPEC 3.3): each revokes every
+OAuth token and every API key of the account, with one audit entry."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from apps.apikeys.models import ApiKey
+from apps.audit.models import AuditEvent, EventType
+from apps.oauth.connections.revocation import PASSWORD_MESSAGE
+from tests.factories import PASSWORD, UserFactory, make_api_key
+from tests.oauth.connection_helpers import issue, me
+from tests.oauth.helpers import MCP, make_client, refresh, signed_in
+
+pytestmark = pytest.mark.django_db
+
+NEW_PASSWORD = "a-brand-new-passphrase-42"
+
+
+@pytest.fixture
+def credentials(user):
+    """Two apps (one on each resource) and two API keys of the user, plus a stranger's."""
+    app_a, app_b = make_client(), make_client()
+    stranger = UserFactory()
+    return {
+        "apps": (app_a, app_b),
+        "tokens": [issue(user, app_a), issue(user, app_b, resource=MCP)],
+        "keys": [make_api_key(user)[1], make_api_key(user, livemode=False)[1]],
+        "stranger_token": issue(stranger, app_a),
+        "stranger_key": make_api_key(stranger)[1],
+    }
+
+
+def reset_link(user) -> str:
+    response = Client().post("/password-reset", {"email": user.email.upper()})
+    assert response.status_code == 302
+    assert response["Location"] == "/password-reset/sent"
+    (message,) = mail.outbox
+    assert message.to == [user.email]
+    match = re.search(r"http://testserver(/password-reset/[^/\s]+/[^/\s]+)", message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def choose_password(link: str, first=NEW_PASSWORD, second=NEW_PASSWORD, client=None):
+    browser = client or Client()
+    response = browser.get(link)
+    assert response.status_code == 302  # Django moves the token into the session
+    form_url = response["Location"]
+    return browser.post(form_url, {"new_password1": first, "new_password2": second})
+
+
+def assert_all_revoked(credentials, message=PASSWORD_MESSAGE):
+    for tokens in credentials["tokens"]:
+        response = me(tokens["access_token"])
+        assert response.status_code == 401
+        assert response.json()["error"]["message"] == message
+    app_a, app_b = credentials["apps"]
+    for app, tokens in zip((app_a, app_b), credentials["tokens"], strict=True):
+        response = refresh(Client(), app, tokens["refresh_token"])
+        assert response.status_code == 400
+        assert response.json()["error"] == "invalid_grant"
+    for secret in credentials["keys"]:
+        assert me(secret).status_code == 401
+    assert not ApiKey.objects.filter(user=credentials["user"], revoked_at__isnull=True).exists()
+
+
+def assert_stranger_untouched(credentials):
+    assert me(credentials["stranger_token"]["access_token"]).status_code == 200
+    assert me(credentials["stranger_key"]).status_code == 200
+
+
+# -- reset by email --------------------------------------------------------------
+
+
+def test_reset_by_email_revokes_every_token_and_key(user, credentials):
+    credentials["user"] = user
+    link = reset_link(user)
+
+    response = choose_password(link)
+
+    assert response.status_code == 302
+    assert response["Location"] == "/password-reset/complete"
+    assert_all_revoked(credentials)
+    assert_stranger_untouched(credentials)
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+    (event,) = AuditEvent.objects.all()
+    assert event.event_type == EventType.PASSWORD_RESET
+    assert event.user == user
+    assert (event.actor_type, event.actor_id) == ("user", user.pk)
+    assert event.request_id.startswith("req_")
+    assert event.ip_address == "127.0.0.1"
+    assert event.data == {"api_keys_revoked": 2, "refresh_tokens_revoked": 2, "access_tokens_revoked": 2}
+
+
+def test_reset_link_works_once(user):
+    link = reset_link(user)
+    assert choose_password(link).status_code == 302
+    response = Client().get(link)
+    assert response.status_code == 200
+    assert "does not work" in response.content.decode()
+
+
+def test_mismatched_passwords_change_nothing(user, credentials):
+    link = reset_link(user)
+    response = choose_password(link, second="something-else-entirely-9")
+    assert response.status_code == 200  # the form again, with its error
+    assert me(credentials["tokens"][0]["access_token"]).status_code == 200
+    assert me(credentials["keys"][0]).status_code == 200
+    assert not AuditEvent.objects.exists()
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+def test_unknown_email_sends_nothing_and_says_the_same(user):
+    response = Client().post("/password-reset", {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert response["Location"] == "/password-reset/sent"
+    assert mail.outbox == []
+    assert not AuditEvent.objects.exists()
+
+
+def test_reset_email_links_to_the_app_url(user, settings):
+    settings.APP_URL = "https://app.example.test"
+    Client().post("/password-reset", {"email": user.email})
+    (message,) = mail.outbox
+    assert "https://app.example.test/password-reset/" in message.body
+
+
+def test_a_failed_revocation_leaves_the_old_password(user, credentials, monkeypatch):
+    from apps.accounts import security
+
+    def broken(**kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(security, "apikey_revoke_all_for_user", broken)
+    link = reset_link(user)
+    browser = Client(raise_request_exception=False)
+    response = choose_password(link, client=browser)
+    assert response.status_code == 500
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+    assert me(credentials["tokens"][0]["access_token"]).status_code == 200
+    assert not AuditEvent.objects.exists()
+
+
+# -- change while signed in --------------------------------------------------------
+
+
+def test_change_revokes_every_token_and_key_and_keeps_this_session(user, credentials):
+    credentials["user"] = user
+    browser = signed_in(user)
+
+    response = browser.post(
+        "/settings/password",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == "/settings/password/done"
+    assert_all_revoked(credentials)
+    assert_stranger_untouched(credentials)
+    (event,) = AuditEvent.objects.all()
+    assert event.event_type == EventType.PASSWORD_CHANGED
+    assert (event.actor_type, event.actor_id) == ("user", user.pk)
+    assert browser.get("/settings/password/done").status_code == 200  # still signed in here
+
+
+def test_change_signs_out_other_sessions(user):
+    other = signed_in(user)
+    browser = signed_in(user)
+    browser.post(
+        "/settings/password",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert other.get("/settings/connected-apps").status_code == 302
+
+
+def test_wrong_current_password_changes_nothing(user, credentials):
+    response = signed_in(user).post(
+        "/settings/password",
+        {"old_password": "not-it", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 200
+    assert me(credentials["tokens"][0]["access_token"]).status_code == 200
+    assert me(credentials["keys"][0]).status_code == 200
+    assert not AuditEvent.objects.exists()
+
+
+def test_change_needs_sign_in():
+    response = Client().get("/settings/password")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login")
+
+
+def test_tokens_issued_after_the_change_work(user):
+    browser = signed_in(user)
+    browser.post(
+        "/settings/password",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    fresh = issue(user, make_client())
+    assert me(fresh["access_token"]).status_code == 200

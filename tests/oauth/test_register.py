@@ -158,6 +158,10 @@ class TestInvalidClientMetadata:
     def test_body_not_a_json_object(self, client, raw):
         assert_refused(register(client, raw), "invalid_client_metadata")
 
+    def test_deeply_nested_json(self, client):
+        assert_refused(register(client, "[" * 5000 + "]" * 5000), "invalid_client_metadata")
+        assert_refused(register(client, '{"a":' * 3000 + "1" + "}" * 3000), "invalid_client_metadata")
+
     def test_body_over_16_kb(self, client):
         body = {**FULL, "padding": "x" * 17000}
         assert_refused(register(client, body), "invalid_client_metadata")
@@ -291,6 +295,32 @@ class TestInvalidRedirectUri:
     )
     def test_malformed(self, client, uri):
         assert_refused(register(client, {**FULL, "redirect_uris": [uri]}), "invalid_redirect_uri")
+
+    @pytest.mark.parametrize(
+        "uri",
+        [
+            "https://evil.example\\.assistant.example/cb",
+            "https://assistant.example/c\\b",
+            'https://assistant.example/"cb"',
+            "https://assistant.example/<cb>",
+            "https://b\u00fccher.example/cb",
+            "https://assistant.example/caf\u00e9",
+            "https://assist_ant.example/cb",
+            "https://-assistant.example/cb",
+            "https://assistant.example\u2024com/cb",
+        ],
+        ids=repr,
+    )
+    def test_only_rfc3986_characters_and_plain_host_names(self, client, uri):
+        assert_refused(register(client, {**FULL, "redirect_uris": [uri]}), "invalid_redirect_uri")
+
+    def test_percent_encoded_and_punycode_uris_are_fine(self, client):
+        uris = ["https://xn--bcher-kva.example/cb", "https://assistant.example/caf%C3%A9?next=%2Fhome&x=1"]
+        assert register(client, {**FULL, "redirect_uris": uris}).status_code == 201
+
+    def test_eleven_entries_are_refused_even_with_duplicates(self, client):
+        uris = ["https://assistant.example/cb"] * 11
+        assert_refused(register(client, {**FULL, "redirect_uris": uris}), "invalid_redirect_uri")
 
     def test_over_long_uri(self, client):
         uri = "https://assistant.example/" + "a" * 2000

@@ -52,7 +52,7 @@ def _read_json(request) -> object:
         raise ClientMetadataError(INVALID_CLIENT_METADATA, "The request body is larger than 16 KB.")
     try:
         return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ClientMetadataError(INVALID_CLIENT_METADATA, "The request body must be a JSON object.") from exc
 
 

@@ -1,0 +1,84 @@
+"""Concurrent redemption of one code and concurrent refresh of one token (PostgreSQL).
+
+The code row (or refresh-token row) is locked with SELECT ... FOR UPDATE for
+the whole exchange, so exactly one request mints tokens; the others see the
+credential used and answer invalid_grant.
+"""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+
+from apps.core.ids import digest
+from apps.oauth.models import AccessToken, RefreshToken
+from tests.oauth.helpers import exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+
+THREADS = 8
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writers. CI runs PostgreSQL.",
+    ),
+]
+
+
+def _race(request_fn):
+    barrier = threading.Barrier(THREADS)
+    results = [None] * THREADS
+
+    def run(i):
+        try:
+            client = Client()
+            barrier.wait()
+            results[i] = request_fn(client)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def test_many_threads_redeeming_one_code(user):
+    app = make_client()
+    verifier, challenge = pkce()
+    code = get_code(signed_in(user), app, challenge)
+
+    results = _race(lambda client: exchange(client, app, code, verifier))
+
+    winners = [r for r in results if r.status_code == 200]
+    losers = [r for r in results if r.status_code != 200]
+    assert len(winners) == 1
+    assert all(r.status_code == 400 and r.json()["error"] == "invalid_grant" for r in losers)
+    won = winners[0].json()
+    # No token row other than the winner's exists. (Each loser is a failed
+    # exchange with that code; the third revokes the family, the winner's too.)
+    assert set(AccessToken.objects.values_list("token_checksum", flat=True)) <= {digest(won["access_token"])}
+    assert set(RefreshToken.objects.values_list("token_checksum", flat=True)) == {digest(won["refresh_token"])}
+
+
+def test_many_threads_refreshing_one_token(user):
+    app = make_client()
+    tokens = tokens_for(user, app)
+    before_access = set(AccessToken.objects.values_list("token_checksum", flat=True))
+
+    results = _race(lambda client: refresh(client, app, tokens["refresh_token"]))
+
+    winners = [r for r in results if r.status_code == 200]
+    losers = [r for r in results if r.status_code != 200]
+    assert len(winners) == 1
+    assert all(r.status_code == 400 and r.json()["error"] == "invalid_grant" for r in losers)
+    won = winners[0].json()
+    refresh_rows = set(RefreshToken.objects.values_list("token_checksum", flat=True))
+    assert refresh_rows == {digest(tokens["refresh_token"]), digest(won["refresh_token"])}
+    new_access = set(AccessToken.objects.values_list("token_checksum", flat=True)) - before_access
+    assert new_access <= {digest(won["access_token"])}
+    # The losers presented a rotated token: reuse, so the family is revoked (SPEC 3.3).
+    assert not RefreshToken.objects.filter(revoked__isnull=True).exists()

@@ -9,6 +9,8 @@ from apps.mcp_bridge.views import mcp_endpoint
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("v1/", include("apps.api_v1.urls")),
+    # /v1/api-keys* and /settings/api-keys; must come before the /v1 catch-all.
+    path("", include("apps.apikeys.urls")),
     *v1_catch_all,
     # Exactly "mcp": no trailing-slash variant, so a POST is never redirected.
     path("mcp", mcp_endpoint, name="mcp"),

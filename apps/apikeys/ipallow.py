@@ -13,6 +13,9 @@ def parse_entry(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     """
     if not isinstance(entry, str) or not entry or entry != entry.strip():
         raise ValueError("not an IP address or CIDR range")
+    if "%" in entry:
+        # A zone id (fe80::1%eth0) only means something on this host's own links.
+        raise ValueError("zone ids are not allowed")
     return ipaddress.ip_network(entry, strict=True)
 
 

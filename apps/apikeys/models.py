@@ -6,10 +6,11 @@ from apps.core.ids import new_id
 
 LIVE_PREFIX = "sk_live_"
 TEST_PREFIX = "sk_test_"
+KEY_ID_PREFIX = "key_"
 
 
 def new_key_id() -> str:
-    return new_id("key_")
+    return new_id(KEY_ID_PREFIX)
 
 
 class ApiKey(models.Model):

@@ -1,6 +1,8 @@
+from django.db.models import QuerySet
+
 from apps.core.ids import digest, looks_like
 
-from .models import LIVE_PREFIX, TEST_PREFIX, ApiKey
+from .models import KEY_ID_PREFIX, LIVE_PREFIX, TEST_PREFIX, ApiKey
 
 
 def is_api_key_format(secret: str) -> bool:
@@ -12,3 +14,15 @@ def apikey_get_by_secret(secret: str) -> ApiKey | None:
     if not is_api_key_format(secret):
         return None
     return ApiKey.objects.select_related("user").filter(secret_digest=digest(secret)).first()
+
+
+def apikey_list(*, user) -> QuerySet[ApiKey]:
+    """The user's keys of every status; the list view pages them newest first."""
+    return ApiKey.objects.filter(user=user)
+
+
+def apikey_get(*, user, key_id: str) -> ApiKey | None:
+    """The user's key by id; None for another account's key, so it reads as absent."""
+    if not isinstance(key_id, str) or not key_id.startswith(KEY_ID_PREFIX):
+        return None
+    return ApiKey.objects.filter(user=user, pk=key_id).first()

@@ -1,0 +1,11 @@
+from django.core.management.base import BaseCommand
+
+from apps.api_v1.idempotency import idempotency_purge
+
+
+class Command(BaseCommand):
+    help = "Delete Idempotency-Key records older than the 24-hour reuse window. Run it hourly."
+
+    def handle(self, *args, **options):
+        deleted = idempotency_purge()
+        self.stdout.write(f"deleted {deleted} idempotency record(s) older than 24 hours")

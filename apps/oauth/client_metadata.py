@@ -44,6 +44,7 @@ from oauth2_provider.cimd import (
     SafeMetadataFetcher,
     _fetch_slot,
     _ip_is_public,
+    _registration_permitted,
     _validate_client_id_url,
     is_cimd_client_id,
 )
@@ -229,6 +230,10 @@ def client_get_by_metadata_url(client_id: str, request=None):
             return existing
         if existing.cimd_expires_at is not None and now < existing.cimd_expires_at:
             return existing
+    # DOT's CIMD_REGISTRATION_PERMISSION_CLASSES (default: allow all) gate new fetches, as in DOT.
+    if not _registration_permitted(request, client_id):
+        log.info("client metadata document refused by CIMD permission classes: %r", client_id)
+        return None
     with _fetch_slot() as acquired:
         if not acquired:
             log.warning("client metadata fetch skipped: in-flight cap reached")

@@ -78,6 +78,18 @@ class TestChangelist:
         assert "Last used at" in page or "last used at" in page.lower()
         assert "active" in page
 
+    def test_last_use_is_stamped_by_token_requests(self, staff, user):
+        client = self_registered(name="Busy App")
+        assert client.last_used_at is None
+        tokens_for(user, client)
+        client.refresh_from_db()
+        assert client.last_used_at is not None
+        page = staff.get(CHANGELIST, {"q": "Busy App"}).content.decode()
+        assert "Busy App" in page
+        row = page.split("Busy App", 1)[1].split("</tr>", 1)[0]
+        # Both dates of the row are rendered (last used, then created); an empty one would be "-".
+        assert row.count(str(client.last_used_at.year)) == 2
+
     def test_search_by_name_client_id_and_redirect_host(self, staff):
         wanted = self_registered(name="Findable Assistant")
         other = make_client(name="Other", redirect_uris="https://other.example/cb")

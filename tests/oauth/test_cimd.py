@@ -554,6 +554,18 @@ class TestCaching:
         assert client_get_by_metadata_url(url, None).is_disabled
         assert cimd.hits_on(PATH) == 1
 
+    def test_dot_permission_classes_gate_fetches(self, cimd, settings):
+        url = serve_document(cimd)
+        settings.OAUTH2_PROVIDER = {
+            **settings.OAUTH2_PROVIDER,
+            "CIMD_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.cimd.HostAllowlistCIMDPermission",),
+            "CIMD_ALLOWED_HOSTS": [".partner.example"],
+        }
+        assert client_get_by_metadata_url(url, None) is None
+        assert cimd.hits == []
+        settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_ALLOWED_HOSTS": [".example.test"]}
+        assert client_get_by_metadata_url(url, None) is not None
+
     def test_a_url_owned_by_another_kind_of_client_is_never_taken_over(self, cimd):
         url = serve_document(cimd, client_name="Impostor")
         Application.objects.create(

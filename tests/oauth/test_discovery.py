@@ -233,3 +233,22 @@ def test_cors_on_register_response(client):
 def test_browser_pages_are_not_cross_origin(client, path):
     response = client.options(path, HTTP_ORIGIN="https://assistant.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET")
     assert "Access-Control-Allow-Origin" not in response
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
+def test_cors_on_token_and_revoke_responses(client, path):
+    response = client.post(
+        path, data="grant_type=bogus", content_type="application/x-www-form-urlencoded", HTTP_ORIGIN="https://a.example"
+    )
+    assert response.status_code == 400
+    assert response["Access-Control-Allow-Origin"] == "*"
+    exposed = {h.strip().lower() for h in response["Access-Control-Expose-Headers"].split(",")}
+    assert exposed >= SPEC_EXPOSED_HEADERS
+
+
+@pytest.mark.parametrize("path", [AS_METADATA, PRM_V1, PRM_MCP, SECURITY_TXT])
+def test_head_is_answered(client, path):
+    response = client.head(path)
+    assert response.status_code == 200
+    assert response.content == b""

@@ -1,0 +1,154 @@
+"""A real browser through the whole consent flow: Debian's headless Chromium,
+driven by Playwright for Python, against the service on a free 127.0.0.1 port.
+
+Signs in, sees the consent page, allows, and lands on the client's redirect
+URI with code, state and iss; the code is then exchanged for tokens.
+"""
+
+import os
+import re
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlencode
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.test.testcases import LiveServerThread, _StaticFilesHandler
+from django.test.utils import override_settings
+
+from tests.factories import PASSWORD, UserFactory
+from tests.oauth.helpers import exchange, make_client, pkce, query
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _require_browser():
+    missing = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing = "playwright is not installed"
+    if missing is None and not os.path.exists(CHROMIUM):
+        missing = f"no Chromium at {CHROMIUM}"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}; CI must run the browser test (.ci/run installs chromium)")
+        pytest.skip(missing)
+
+
+class _Callback(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"<!doctype html><title>client</title><p>Connected.</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def client_callback():
+    """The client's own redirect target: a loopback server on a free port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Callback)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/callback"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def service():
+    """The service in a thread on a free 127.0.0.1 port, with BASE_URL/APP_URL pointing at it."""
+    overrides = {}
+    for conn in connections.all():
+        if conn.vendor == "sqlite" and conn.is_in_memory_db():
+            overrides[conn.alias] = conn
+            conn.inc_thread_sharing()  # the in-memory database is shared with the server thread
+    thread = LiveServerThread("127.0.0.1", _StaticFilesHandler, connections_override=overrides, port=0)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error:
+        raise thread.error
+    base = f"http://127.0.0.1:{thread.port}"
+    with override_settings(BASE_URL=base, APP_URL=base, ALLOWED_HOSTS=["127.0.0.1", "testserver"]):
+        yield base
+    thread.terminate()
+    for conn in overrides.values():
+        conn.dec_thread_sharing()
+
+
+def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback):
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    user = UserFactory(email="grace@example.com", display_name="Grace Hopper")
+    app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
+    verifier, challenge = pkce()
+    params = {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": client_callback,  # registered without a port: loopback matches any port
+        "scope": "rates:read calls:place",
+        "state": "browser-state-42",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "resource": f"{service}/v1",
+    }
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(f"{service}/oauth/authorize?{urlencode(params)}")
+            # not signed in: the sign-in page first
+            page.wait_for_url(re.compile(re.escape(f"{service}/login?next=/oauth/authorize")))
+            page.fill("#id_username", user.email)
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            # ... then back, and on to the consent page
+            page.wait_for_url(re.compile(re.escape(f"{service}/oauth/consent?transaction=otx_")))
+            assert page.text_content("#client-name") == "Pocket Assistant"
+            assert page.text_content("#registration").strip() == "Self-registered"
+            assert page.text_content("#redirect-host") == "127.0.0.1"
+            scopes = page.text_content("#scopes")
+            assert "See call rates to destinations." in scopes
+            assert "Place calls from your account, which spends your credit." in scopes
+            # a self-registered client asking a sensitive scope: Allow alone is refused
+            page.click("#allow")
+            page.wait_for_selector("#consent-error:not([hidden])")
+            assert "Confirm" in page.text_content("#consent-error")
+            page.check("#confirm-sensitive")
+            page.click("#allow")
+            page.wait_for_url(re.compile(re.escape(f"{client_callback}?")))
+            landed = page.url
+        finally:
+            browser.close()
+
+    params_back = query(landed)
+    assert set(params_back) == {"code", "state", "iss"}
+    assert params_back["state"] == "browser-state-42"
+    assert params_back["iss"] == service
+    response = exchange(
+        Client(), app, params_back["code"], verifier, redirect_uri=client_callback, resource=f"{service}/v1"
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["scope"] == "rates:read calls:place"

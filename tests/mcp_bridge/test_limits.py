@@ -4,6 +4,7 @@ import pytest
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import StoreUnavailable
+from apps.ratelimit.stores.memory import MemoryStore
 from tests.api_v1.helpers import assert_error
 from tests.factories import UserFactory
 
@@ -12,6 +13,14 @@ from .conftest import HANDSHAKE, McpClient
 pytestmark = pytest.mark.django_db
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+
+
+@pytest.fixture(autouse=True)
+def still_clock(monkeypatch):
+    """A store whose clock stands still, so no budget refills while a test spends it."""
+    store = MemoryStore(key_prefix="mcp-test", clock=lambda: 1_800_000_000.0)
+    monkeypatch.setattr(conf, "get_store", lambda: store)
+    return store
 
 
 def test_success_carries_the_reads_budget_headers(mcp):

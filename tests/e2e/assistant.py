@@ -1,0 +1,100 @@
+"""An MCP client as an assistant runs it: the official SDK client with its OAuthClientProvider,
+plus a person at a browser who signs in and allows the app when the provider sends them there.
+"""
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
+
+import httpx2
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
+
+
+class MemoryStorage:
+    """The provider's TokenStorage, in memory; the test reads it to follow token rotation."""
+
+    def __init__(self):
+        self.tokens: OAuthToken | None = None
+        self.client_info: OAuthClientInformationFull | None = None
+        self.history: list[OAuthToken] = []
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens):
+        self.tokens = tokens
+        self.history.append(tokens)
+
+    async def get_client_info(self):
+        return self.client_info
+
+    async def set_client_info(self, client_info):
+        self.client_info = client_info
+
+
+@dataclass
+class Person:
+    """Signs in and allows the app over plain HTTP with a cookie session, as the pages' own JS would."""
+
+    base_url: str
+    email: str
+    password: str
+    steps: list[tuple[str, str, int]] = field(default_factory=list)
+    consent: dict | None = None
+    redirect: dict | None = None
+
+    def _record(self, response):
+        self.steps.append((response.request.method, response.request.url.path, response.status_code))
+
+    async def open(self, authorization_url: str) -> None:
+        async with httpx2.AsyncClient(trust_env=False, timeout=30) as browser:
+            # Not signed in yet: /oauth/authorize sends the browser to the sign-in page and back.
+            page = await browser.get(authorization_url)
+            self._record(page)
+            assert page.status_code == 302, page.text
+            login_url = page.headers["Location"]
+            assert urlsplit(login_url).path == "/login", login_url
+            page = await browser.get(login_url if "://" in login_url else self.base_url + login_url)
+            self._record(page)
+            assert page.status_code == 200
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+            next_url = re.search(r'name="next" value="([^"]*)"', page.text).group(1).replace("&amp;", "&")
+            signed_in = await browser.post(
+                f"{self.base_url}/login",
+                data={"username": self.email, "password": self.password, "csrfmiddlewaretoken": csrf, "next": next_url},
+                headers={"Referer": f"{self.base_url}/login"},
+            )
+            self._record(signed_in)
+            assert signed_in.status_code == 302, signed_in.text
+            # Back to /oauth/authorize, now signed in: a consent transaction and the consent page.
+            again = await browser.get(self.absolute(signed_in.headers["Location"]))
+            self._record(again)
+            assert again.status_code == 302, again.text
+            consent_url = self.absolute(again.headers["Location"])
+            assert urlsplit(consent_url).path == "/oauth/consent", consent_url
+            page = await browser.get(consent_url)
+            self._record(page)
+            assert page.status_code == 200
+            transaction = parse_qs(urlsplit(consent_url).query)["transaction"][0]
+            details = await browser.get(f"{self.base_url}/api/oauth/transactions/{transaction}")
+            self._record(details)
+            assert details.status_code == 200, details.text
+            self.consent = details.json()
+            decided = await browser.post(
+                f"{self.base_url}/api/oauth/transactions/{transaction}/decision",
+                json={"decision": "allow", "confirm_sensitive": True},
+                headers={"X-CSRFToken": browser.cookies["csrftoken"], "Referer": consent_url},
+            )
+            self._record(decided)
+            assert decided.status_code == 200, decided.text
+            redirect_to = decided.json()["redirect_to"]
+            self.redirect = {k: v[0] for k, v in parse_qs(urlsplit(redirect_to).query).items()}
+
+    def absolute(self, location: str) -> str:
+        return location if "://" in location else self.base_url + location
+
+    async def callback(self) -> AuthorizationCodeResult:
+        # What the app's redirect URI receives: code, state and the issuer (RFC 9207).
+        return AuthorizationCodeResult(
+            code=self.redirect["code"], state=self.redirect.get("state"), iss=self.redirect.get("iss")
+        )

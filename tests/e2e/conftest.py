@@ -1,0 +1,27 @@
+import pytest
+
+from .servers import DocumentHost, LiveServer
+
+EMAIL = "ada@example.com"
+DISPLAY_NAME = "Ada Lovelace"
+PASSWORD = "e2e-correct-horse-battery"
+
+
+@pytest.fixture(scope="session")
+def document_host(tmp_path_factory):
+    with DocumentHost(tmp_path_factory.mktemp("cimd")) as host:
+        yield host
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory, document_host):
+    """The service in its own gunicorn process on a free 127.0.0.1 port (one per test session)."""
+    server = LiveServer(
+        tmp_path_factory.mktemp("live"),
+        ca_file=document_host.ca_file,
+        email=EMAIL,
+        display_name=DISPLAY_NAME,
+        password=PASSWORD,
+    )
+    with server:
+        yield server

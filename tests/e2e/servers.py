@@ -1,0 +1,239 @@
+"""The processes and fixture servers behind the end-to-end tests.
+
+- ``LiveServer``: the service itself, as ``gunicorn config.wsgi`` in its own
+  process on a free 127.0.0.1 port, with ``BASE_URL`` set to that address and
+  a fresh SQLite database (migrated, one user created with ``createuser``).
+- ``DocumentHost``: an HTTPS server on 127.0.0.1 with a certificate from a CA
+  made here, serving client metadata documents (the server trusts that CA only
+  through ``CIMD_TEST_CA_FILE``).
+"""
+
+import datetime as dt
+import ipaddress
+import json
+import os
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        return sock.getsockname()[1]
+
+
+# --- certificates for the document host ------------------------------------------------
+
+
+def _name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
+    """A throwaway CA and a server certificate for the address 127.0.0.1."""
+    now = dt.datetime.now(dt.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name("e2e test CA"))
+        .issuer_name(_name("e2e test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name(LOOPBACK))
+        .issuer_name(ca_cert.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(LOOPBACK))]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    ca_file, cert_file, key_file = directory / "ca.pem", directory / "server.pem", directory / "server.key"
+    ca_file.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return ca_file, cert_file, key_file
+
+
+# --- the client metadata document host -------------------------------------------------------
+
+
+class DocumentHost:
+    def __init__(self, directory: Path):
+        self.ca_file, cert_file, key_file = make_certificates(directory)
+        self.documents: dict[str, dict] = {}
+        self.hits: list[str] = []
+        host = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                host.hits.append(self.path)
+                document = host.documents.get(self.path)
+                body = json.dumps(document).encode() if document is not None else b"{}"
+                self.send_response(200 if document is not None else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "max-age=300")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer((LOOPBACK, 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert_file, key_file)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def url(self, path: str) -> str:
+        return f"https://{LOOPBACK}:{self.port}{path}"
+
+    def serve(self, path: str, document: dict) -> str:
+        self.documents[path] = document
+        return self.url(path)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# --- the service under test -----------------------------------------------------------------
+
+
+class LiveServer:
+    def __init__(self, directory: Path, *, ca_file: Path, email: str, display_name: str, password: str):
+        self.port = free_port()
+        self.url = f"http://{LOOPBACK}:{self.port}"
+        self.log_path = directory / "server.log"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.e2e.live_settings",
+            "PYTHONPATH": str(ROOT),
+            "SECRET_KEY": "e2e-only-secret-key-not-for-any-deployment-0123456789",
+            "DEBUG": "",
+            "BASE_URL": self.url,
+            "APP_URL": self.url,
+            "DOCS_URL": "https://docs.example.test",
+            "DATABASE_URL": f"sqlite:///{directory / 'e2e.sqlite3'}",
+            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+            "RATELIMIT_KEY_PREFIX": f"e2e-{self.port}-{os.getpid()}",
+            "E2E_CIMD_CA_FILE": str(ca_file),
+            "ALLOWED_HOSTS": "",
+        }
+        self.user = (email, display_name, password)
+        self.process = None
+
+    def manage(self, *args):
+        subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+
+    def __enter__(self):
+        email, display_name, password = self.user
+        self.manage("migrate", "--noinput")
+        self.manage("createuser", "--email", email, "--display-name", display_name, "--password", password)
+        self.log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--bind",
+                f"{LOOPBACK}:{self.port}",
+                "--workers",
+                "1",
+                "--threads",
+                "8",
+                "--access-logfile",
+                "-",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = 30.0):
+        deadline = time.monotonic() + timeout
+        probe = f"{self.url}/.well-known/oauth-protected-resource/mcp"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"live server exited:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(probe, timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"live server did not start:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")[-20000:]
+
+    def __exit__(self, *exc):
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()

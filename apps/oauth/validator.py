@@ -15,6 +15,7 @@ from oauthlib.oauth2.rfc6749 import errors
 from apps.core.ids import digest
 
 from . import services
+from .connections.revocation import RECONNECT_DESCRIPTION, refresh_revoked_by_user
 from .models import Application, Grant, RefreshToken
 from .scopes import ALL_SCOPES, SCOPES
 
@@ -105,6 +106,8 @@ class Validator(OAuth2Validator):
         if refresh is None or refresh.application_id != client.pk:
             return False
         if refresh.revoked is not None:
+            if refresh_revoked_by_user(refresh=refresh):  # not a theft signal: the user revoked it
+                raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
             # A rotated token presented again: someone holds a copy. Revoke the family.
             services.family_revoke(family=refresh.token_family)
             raise errors.InvalidGrantError(

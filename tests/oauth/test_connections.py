@@ -303,3 +303,41 @@ def test_unknown_tokens_do_spend_the_budget():
     caller = Client()
     statuses = {me("sat_" + "y" * 43, caller).status_code for _ in range(70)}
     assert statuses == {401, 429}
+
+
+def test_a_disconnected_refresh_token_asks_to_reconnect_and_is_not_a_failed_exchange(user):
+    app = make_client()
+    # One family per attempt, so that only the per-address failure budget is in play
+    # (the per-family budget of 10/min counts attempts on one family whatever their outcome).
+    families = [issue(user, app) for _ in range(15)]
+    assert disconnect(signed_in(user), app.client_id).status_code == 200
+    caller = Client()
+
+    # Beyond the 10/min failed exchanges of one address (SPEC 8.3): never backed off.
+    for tokens in families:
+        response = refresh(caller, app, tokens["refresh_token"])
+        assert response.status_code == 400
+        assert response.json()["error"] == "invalid_grant"
+        assert "reconnect" in response.json()["error_description"]
+
+    response = refresh(caller, app, "srt_" + "z" * 43)
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_grant"
+
+
+def test_unknown_refresh_tokens_do_back_off_the_source(user):
+    app = make_client()
+    caller = Client()
+    statuses = [refresh(caller, app, "srt_" + "q" * 43).status_code for _ in range(15)]
+    assert 429 in statuses
+
+
+def test_a_rotated_refresh_token_reused_after_a_disconnect_still_counts_as_reuse(user):
+    app = make_client()
+    tokens = tokens_for(user, app)
+    assert refresh(Client(), app, tokens["refresh_token"]).status_code == 200  # rotates: old one revoked
+    assert disconnect(signed_in(user), app.client_id).status_code == 200
+
+    response = refresh(Client(), app, tokens["refresh_token"])
+    assert response.status_code == 400
+    assert "already used" in response.json()["error_description"]

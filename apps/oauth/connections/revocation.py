@@ -43,10 +43,26 @@ def revoked_token_error(*, token, resource_path: str):
     return error
 
 
+RECONNECT_DESCRIPTION = "The user disconnected this app or changed their password. Ask the user to reconnect."
+
+
+def refresh_revoked_by_user(*, refresh) -> bool:
+    """Whether this (revoked) refresh-token row was revoked by the user's own
+    disconnect or password change, rather than rotated or revoked as a family."""
+    if refresh is None or refresh.revoked is None or refresh.user_id is None or refresh.application_id is None:
+        return False
+    return (
+        audit_token_revoked_by_user(
+            user_id=refresh.user_id, client_id=refresh.application.client_id, revoked_at=refresh.revoked
+        )
+        is not None
+    )
+
+
 def refresh_token_revoked_by_user(*, refresh_token: str) -> bool:
     """Whether a refresh token presented at /oauth/token was revoked by the user
     (disconnect, password change): such a failed exchange does not count
-    towards lockouts (SPEC 8.3)."""
+    towards lockouts (SPEC 8.3). Failure path only."""
     from apps.core.ids import digest
     from apps.oauth.models import RefreshToken
 
@@ -55,11 +71,4 @@ def refresh_token_revoked_by_user(*, refresh_token: str) -> bool:
         .filter(token_checksum=digest(refresh_token), revoked__isnull=False)
         .first()
     )
-    if refresh is None or refresh.application is None or refresh.user_id is None:
-        return False
-    return (
-        audit_token_revoked_by_user(
-            user_id=refresh.user_id, client_id=refresh.application.client_id, revoked_at=refresh.revoked
-        )
-        is not None
-    )
+    return refresh_revoked_by_user(refresh=refresh)

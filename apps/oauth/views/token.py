@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
 
 from .. import ratelimit_hooks, services
+from ..connections.revocation import refresh_token_revoked_by_user
 from ..errors import oauth_error
 
 FORM = "application/x-www-form-urlencoded"
@@ -78,7 +79,10 @@ class TokenView(OAuthLibMixin, View):
         client_id = request.POST.get("client_id")
         if status == 200:
             ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
-        elif payload.get("error") == "invalid_grant":
+        elif payload.get("error") == "invalid_grant" and not (
+            # A known token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
+            grant_type == "refresh_token" and refresh_token_revoked_by_user(refresh_token=request.POST["refresh_token"])
+        ):
             services.exchange_failure_record(
                 grant_type=grant_type, credential=request.POST[CREDENTIAL_FIELD[grant_type]]
             )

@@ -11,6 +11,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import mcp_types as types
@@ -103,13 +104,24 @@ def tools_list() -> list[types.Tool]:
     return [spec.as_tool() for spec in sorted(TOOLS.values(), key=lambda s: s.name)]
 
 
+@cache
+def _validator(schema_json: str):
+    schema = json.loads(schema_json)
+    return validator_for(schema)(schema)
+
+
+def schema_errors(schema: dict, instance: Any) -> list:
+    # Compiled once per schema: compiling costs far more than validating.
+    return sorted(_validator(json.dumps(schema, sort_keys=True)).iter_errors(instance), key=str)
+
+
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
-    errors = sorted(validator_for(spec.input_schema)(spec.input_schema).iter_errors(arguments), key=str)
+    errors = schema_errors(spec.input_schema, arguments)
     if errors:
-        # The validator's own sentence names the property; the value itself is not echoed.
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "arguments"
-        raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: {first.message}")
+        # The validator's sentence may quote the caller's own value; keep it short.
+        raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: {first.message[:200]}")
 
 
 def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -121,6 +133,10 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> types.
     except Exception:
         # Whatever broke stays in the log; the assistant gets a sentence it can relay.
         logger.exception("MCP tool %s failed", spec.name)
+        return failure_result(UNAVAILABLE)
+    if schema_errors(spec.output_schema, structured):
+        # A result that breaks its own outputSchema would be rejected by the client anyway.
+        logger.error("MCP tool %s returned content that does not match its outputSchema", spec.name)
         return failure_result(UNAVAILABLE)
     return types.CallToolResult(
         content=[types.TextContent(text=json.dumps(structured, ensure_ascii=False))],

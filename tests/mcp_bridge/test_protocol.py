@@ -258,6 +258,16 @@ def test_unexpected_tool_exception_is_an_is_error_result_without_detail(mcp, ext
     assert "svc_test_explode" in caplog.text
 
 
+def test_structured_content_breaking_the_output_schema_is_never_sent(mcp, extra_tool, caplog):
+    extra_tool(name="svc_test_bad_output", handler=lambda **kw: {"ok": "not a boolean"})
+    response = mcp.request("tools/call", {"name": "svc_test_bad_output"})
+    body = result(response)
+    assert body["isError"] is True
+    assert "structuredContent" not in body
+    assert b"not a boolean" not in response.content
+    assert "outputSchema" in caplog.text
+
+
 def test_tool_needing_a_scope_the_token_lacks_is_403_step_up(mcp, extra_tool):
     extra_tool(name="svc_test_scoped", handler=lambda **kw: {"ok": True}, scope="calls:read")
     response = mcp.request("tools/call", {"name": "svc_test_scoped"})

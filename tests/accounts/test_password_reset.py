@@ -204,3 +204,13 @@ def test_tokens_issued_after_the_change_work(user):
     )
     fresh = issue(user, make_client())
     assert me(fresh["access_token"]).status_code == 200
+
+
+def test_sign_in_page_links_to_the_reset(db):
+    assert 'href="/password-reset"' in Client().get("/login").content.decode()
+
+
+def test_settings_pages_link_to_each_other(user):
+    html = signed_in(user).get("/").content.decode()
+    for href in ("/settings/connected-apps", "/settings/sharing", "/settings/activity", "/settings/password"):
+        assert f'href="{href}"' in html

@@ -82,3 +82,24 @@ def test_many_threads_refreshing_one_token(user):
     assert new_access <= {digest(won["access_token"])}
     # The losers presented a rotated token: reuse, so the family is revoked (SPEC 3.3).
     assert not RefreshToken.objects.filter(revoked__isnull=True).exists()
+
+
+def test_many_concurrent_decisions_issue_one_code(user):
+    from apps.oauth.models import ConsentTransaction, Grant
+    from tests.oauth.helpers import decide, start
+
+    app = make_client()
+    browser = signed_in(user)
+    txn_id = start(browser, app, pkce()[1])
+    cookies = browser.cookies
+
+    def allow(client):
+        client.cookies = cookies
+        return decide(client, txn_id, "allow")
+
+    results = _race(allow)
+
+    assert sorted(r.status_code for r in results) == [200] + [409] * (THREADS - 1)
+    assert all(r.json()["error"]["code"] == "transaction_decided" for r in results if r.status_code == 409)
+    assert Grant.objects.count() == 1
+    assert ConsentTransaction.objects.get(pk=txn_id).decision == "allow"

@@ -419,3 +419,14 @@ def test_failure_count_is_per_credential_and_hourly(app, user, tokens):
 
 def test_access_token_refused_as_refresh_token(app, tokens):
     oauth_error(refresh(Client(), app, tokens["access_token"]), "invalid_grant")
+
+
+def test_database_outage_is_temporarily_unavailable(app, issued):
+    from django.db import OperationalError
+
+    code, verifier = issued
+    with mock.patch("apps.oauth.services.tokens_issue", side_effect=OperationalError("gone")):
+        response = exchange(Client(), app, code, verifier)
+    body = oauth_error(response, "temporarily_unavailable", status=503)
+    assert "gone" not in body.get("error_description", "")
+    assert response["Retry-After"] == "5"

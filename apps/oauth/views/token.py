@@ -5,6 +5,7 @@ code or token never travels where logs and referrers keep it.
 """
 
 import json
+import logging
 
 from django.db import transaction
 from django.http import HttpResponse
@@ -13,9 +14,13 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
 
+from apps.core.middleware import is_database_outage
+
 from .. import ratelimit_hooks, services
 from ..connections.revocation import refresh_token_revoked_by_user
 from ..errors import oauth_error
+
+log = logging.getLogger(__name__)
 
 FORM = "application/x-www-form-urlencoded"
 REQUIRED = {
@@ -72,7 +77,10 @@ class TokenView(OAuthLibMixin, View):
         try:
             with transaction.atomic():
                 _, headers, body, status = self.create_token_response(request)
-        except Exception:
+        except Exception as exc:
+            if is_database_outage(exc):
+                raise  # DatabaseUnavailableMiddleware answers 503 temporarily_unavailable with Retry-After
+            log.exception("token exchange failed")
             return oauth_error("server_error", "The exchange failed on the server.", status=500)
 
         payload = json.loads(body)
@@ -83,9 +91,12 @@ class TokenView(OAuthLibMixin, View):
             # A known token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
             grant_type == "refresh_token" and refresh_token_revoked_by_user(refresh_token=request.POST["refresh_token"])
         ):
-            services.exchange_failure_record(
-                grant_type=grant_type, credential=request.POST[CREDENTIAL_FIELD[grant_type]]
-            )
+            try:
+                services.exchange_failure_record(
+                    grant_type=grant_type, credential=request.POST[CREDENTIAL_FIELD[grant_type]]
+                )
+            except Exception:  # the answer stays invalid_grant; a store outage is the limiter's to report
+                log.exception("could not record a failed exchange")
             ratelimit_hooks.token_exchange_failed(request, client_id=client_id)
         response = HttpResponse(body, status=status, content_type="application/json")
         for name, value in headers.items():

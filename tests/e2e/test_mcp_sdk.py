@@ -15,7 +15,7 @@ import anyio
 import httpx2
 import pytest
 from mcp import Client
-from mcp.client.auth import OAuthClientProvider
+from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 
@@ -231,3 +231,20 @@ def test_refresh_when_the_access_token_lapses(service):
     assert after.status_code == 401
     assert after.json()["error"]["code"] == "invalid_token"
     assert "resource_metadata=" in after.headers["WWW-Authenticate"]
+
+
+def test_the_sdk_refuses_a_code_whose_iss_is_not_the_servers(service):
+    """The check the flows above pass is real: a redirect naming another issuer stops the exchange."""
+    assistant = Assistant(service)
+    genuine = assistant.person.callback
+
+    async def forged():
+        result = await genuine()
+        return result.model_copy(update={"iss": "https://issuer.example"})
+
+    assistant.provider.context.callback_handler = forged
+    with pytest.raises(ExceptionGroup) as caught:  # raised inside the transport's task group
+        run(first_contact, assistant)
+    assert caught.group_contains(OAuthFlowError, match="iss mismatch")
+    assert ("POST", "/oauth/token", 200) not in assistant.requests
+    assert not any(path == "/oauth/token" for _m, path, _s in assistant.requests)

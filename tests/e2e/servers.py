@@ -179,7 +179,7 @@ class LiveServer:
             env=self.env,
             check=True,
             capture_output=True,
-            timeout=120,
+            timeout=300,
         )
 
     def __enter__(self):
@@ -207,10 +207,14 @@ class LiveServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
         return self
 
-    def wait_ready(self, timeout: float = 30.0):
+    def wait_ready(self, timeout: float = 60.0):
         deadline = time.monotonic() + timeout
         probe = f"{self.url}/.well-known/oauth-protected-resource/mcp"
         while time.monotonic() < deadline:

@@ -28,6 +28,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status as http_status
 from rest_framework.response import Response
 
@@ -47,6 +48,17 @@ ABANDONED_AFTER = timedelta(minutes=5)
 METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SESSION_CREDENTIAL = "session"
 _CLAIM_ATTEMPTS = 3
+
+# For ``extend_schema(parameters=[...])`` on write operations.
+OPENAPI_PARAMETER = OpenApiParameter(
+    PARAM,
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        "A UUID v4 (1 to 255 printable ASCII characters). A retry with the same key within 24 hours gets the "
+        "stored response with Idempotent-Replayed: true instead of running twice."
+    ),
+)
 
 
 def parse_key(request) -> str | None:

@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.idempotency import IdempotentMixin
+from apps.api_v1.idempotency import OPENAPI_PARAMETER, IdempotentMixin
 from apps.api_v1.pagination import IdCursorPagination
 from apps.core.errors import ApiError
 
@@ -34,6 +34,8 @@ def _get_or_404(user, key_id: str) -> ApiKey:
 
 
 class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
+    """Your personal API keys, of every status. Dashboard session only."""
+
     http_method_names = ["get", "post", "head", "options"]
     pagination_class = IdCursorPagination
     cursor_id_prefix = KEY_ID_PREFIX
@@ -44,7 +46,6 @@ class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
         operation_id="list_api_keys",
         tags=TAG,
         summary="List your API keys, newest first",
-        parameters=IdCursorPagination().get_schema_operation_parameters(None),
         responses={200: ApiKeySerializer(many=True)},
     )
     def get(self, request):
@@ -58,6 +59,7 @@ class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
         tags=TAG,
         summary="Create an API key; the response holds its secret, shown once",
         request=ApiKeyCreateSerializer,
+        parameters=[OPENAPI_PARAMETER],
         responses={201: ApiKeyWithSecretSerializer},
     )
     def post(self, request):
@@ -68,6 +70,8 @@ class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
 
 
 class ApiKeyDetailApi(SessionOnlyMixin, IdempotentMixin, APIView):
+    """One of your API keys; another account's key is api_key_not_found. Dashboard session only."""
+
     http_method_names = ["get", "delete", "head", "options"]
 
     @extend_schema(operation_id="retrieve_api_key", tags=TAG, summary="Read one API key", responses=ApiKeySerializer)
@@ -78,7 +82,8 @@ class ApiKeyDetailApi(SessionOnlyMixin, IdempotentMixin, APIView):
         operation_id="revoke_api_key",
         tags=TAG,
         summary="Revoke an API key at once (repeating it is harmless)",
-        responses=ApiKeySerializer,
+        parameters=[OPENAPI_PARAMETER],
+        responses={200: ApiKeySerializer},
     )
     def delete(self, request, key_id: str):
         key = services.apikey_revoke(key=_get_or_404(request.user, key_id))
@@ -86,6 +91,8 @@ class ApiKeyDetailApi(SessionOnlyMixin, IdempotentMixin, APIView):
 
 
 class ApiKeyRotateApi(SessionOnlyMixin, IdempotentMixin, APIView):
+    """A new secret for a live key; revoked or expired keys cannot be rotated. Dashboard session only."""
+
     http_method_names = ["post", "options"]
     idempotency_redacted_fields = ("secret",)
 
@@ -94,6 +101,7 @@ class ApiKeyRotateApi(SessionOnlyMixin, IdempotentMixin, APIView):
         tags=TAG,
         summary="Give a key a new secret; the old one stops working at once",
         request=None,
+        parameters=[OPENAPI_PARAMETER],
         responses=ApiKeyWithSecretSerializer,
     )
     def post(self, request, key_id: str):

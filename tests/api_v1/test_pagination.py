@@ -1,0 +1,94 @@
+"""IdCursorPagination on its own: limit parsing and keyset pages over any (created, id) queryset."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
+
+from apps.api_v1.pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
+from apps.apikeys.models import ApiKey
+from apps.core.errors import ApiError
+from apps.core.ids import digest, new_secret
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_limit_default_and_bounds():
+    assert parse_limit(None) == DEFAULT_LIMIT == 10
+    assert parse_limit("1") == 1
+    assert parse_limit(str(MAX_LIMIT)) == 100
+
+
+@pytest.mark.parametrize("value", ["0", "101", "", "-3", "3.0", "x", "１", "10 "])
+def test_bad_limits(value):
+    with pytest.raises(ApiError) as exc:
+        parse_limit(value)
+    assert exc.value.code == "invalid_limit"
+    assert exc.value.param == "limit"
+
+
+class View:
+    cursor_id_prefix = "key_"
+
+
+def page(queryset, **query):
+    request = Request(APIRequestFactory().get("/v1/things", query))
+    paginator = IdCursorPagination()
+    items = paginator.paginate_queryset(queryset, request, view=View())
+    return [i.id for i in items], paginator
+
+
+@pytest.fixture
+def keys(db):
+    user = UserFactory()
+    now = timezone.now()
+    made = []
+    for i in range(5):
+        secret = new_secret("sk_live_")
+        made.append(
+            ApiKey.objects.create(
+                user=user,
+                name=str(i),
+                secret_digest=digest(secret),
+                secret_last4=secret[-4:],
+                api_version="2026-10-01",
+                created=now + timedelta(seconds=i),
+                expires_at=now + timedelta(days=1),
+            )
+        )
+    return ApiKey.objects.filter(user=user), [k.id for k in reversed(made)]
+
+
+def test_pages_and_body(keys):
+    queryset, newest_first = keys
+    ids, paginator = page(queryset, limit="2")
+    assert ids == newest_first[:2]
+    assert paginator.list_body(["a"]) == {"object": "list", "data": ["a"], "has_more": True, "url": "/v1/things"}
+    ids, paginator = page(queryset, limit="2", starting_after=newest_first[1])
+    assert ids == newest_first[2:4] and paginator.has_more
+    ids, paginator = page(queryset, limit="2", starting_after=newest_first[3])
+    assert ids == newest_first[4:] and not paginator.has_more
+    ids, paginator = page(queryset, limit="2", ending_before=newest_first[4])
+    assert ids == newest_first[2:4] and paginator.has_more
+    ids, paginator = page(queryset, limit="2", ending_before=newest_first[2])
+    assert ids == newest_first[:2] and not paginator.has_more
+
+
+def test_cursor_must_be_in_the_given_queryset(keys):
+    queryset, newest_first = keys
+    with pytest.raises(ApiError) as exc:
+        page(queryset.exclude(pk=newest_first[0]), starting_after=newest_first[0])
+    assert (exc.value.code, exc.value.param) == ("invalid_cursor", "starting_after")
+
+
+def test_cursor_must_carry_the_views_prefix(keys):
+    queryset, newest_first = keys
+    with pytest.raises(ApiError) as exc:
+        page(queryset, ending_before=newest_first[0].removeprefix("key_"))
+    assert (exc.value.code, exc.value.param) == ("invalid_cursor", "ending_before")

@@ -1,7 +1,7 @@
 """System checks for the limiter configuration (``manage.py check``)."""
 
 from django.conf import settings
-from django.core.checks import Error, Warning, register
+from django.core.checks import Error, Info, Warning, register
 from django.utils.module_loading import import_string
 
 from . import conf
@@ -34,10 +34,11 @@ def check_store(app_configs=None, **kwargs):
         errors.append(Error("The Redis limiter store needs REDIS_URL.", id="ratelimit.E003"))
     if path == conf.MEMORY_STORE and conf.get("ENABLED") and not settings.DEBUG:
         errors.append(
-            Warning(
+            # A single-process deployment is supported, so this informs rather than warns.
+            Info(
                 "The in-process limiter store gives every server process its own budgets.",
                 hint="Set REDIS_URL when running more than one process.",
-                id="ratelimit.W001",
+                id="ratelimit.I001",
             )
         )
     if not conf.get("ENABLED") and not settings.DEBUG:

@@ -53,7 +53,7 @@ def test_check_warns_in_process_store_outside_debug(settings):
     settings.DEBUG = False
     settings.REDIS_URL = None
     settings.RATELIMIT = {}
-    assert ids(checks.check_store()) == ["ratelimit.W001"]
+    assert ids(checks.check_store()) == ["ratelimit.I001"]
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
     assert ids(checks.check_store()) == []
     settings.RATELIMIT = {"ENABLED": False}

@@ -1,0 +1,140 @@
+"""The API keys screen in a real browser: Debian's headless Chromium driven by
+Playwright, against the service on a free 127.0.0.1 port.
+
+Signs in, creates a key on the screen, copies the secret, uses it at GET /v1/me,
+sees a validation error as text, rotates (old secret dead) and revokes (new
+secret dead).
+"""
+
+import json
+import os
+import re
+import shutil
+import urllib.error
+import urllib.request
+
+import pytest
+from django.db import connections
+from django.test.testcases import LiveServerThread, _StaticFilesHandler
+from django.test.utils import override_settings
+
+from tests.factories import PASSWORD, UserFactory
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _require_browser():
+    missing = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing = "playwright is not installed"
+    if missing is None and not os.path.exists(CHROMIUM):
+        missing = f"no Chromium at {CHROMIUM}"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}; CI must run the browser tests")
+        pytest.skip(missing)
+
+
+@pytest.fixture
+def service():
+    """The service in a thread on a free 127.0.0.1 port, BASE_URL/APP_URL pointing at it."""
+    overrides = {}
+    for conn in connections.all():
+        if conn.vendor == "sqlite" and conn.is_in_memory_db():
+            overrides[conn.alias] = conn
+            conn.inc_thread_sharing()
+    thread = LiveServerThread("127.0.0.1", _StaticFilesHandler, connections_override=overrides, port=0)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error:
+        raise thread.error
+    base = f"http://127.0.0.1:{thread.port}"
+    with override_settings(BASE_URL=base, APP_URL=base, ALLOWED_HOSTS=["127.0.0.1", "testserver"]):
+        yield base
+    thread.terminate()
+    for conn in overrides.values():
+        conn.dec_thread_sharing()
+
+
+def me_status(base: str, secret: str) -> int:
+    request = urllib.request.Request(f"{base}/v1/me", headers={"Authorization": f"Bearer {secret}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert json.loads(response.read())["object"] == "user"
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_create_copy_use_rotate_and_revoke_on_the_screen(service):
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    user = UserFactory(email="katherine@example.com", display_name="Katherine Johnson")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+            page = context.new_page()
+            page.on("dialog", lambda dialog: dialog.accept())
+
+            page.goto(f"{service}/settings/api-keys")
+            page.wait_for_url(re.compile(re.escape(f"{service}/login?next=/settings/api-keys")))
+            page.fill("#id_username", user.email)
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{service}/settings/api-keys")
+            page.wait_for_selector("#empty:not([hidden])")
+
+            # A validation error from the endpoint is shown as text by its field.
+            page.fill("#f-name", "")
+            page.click("#create-button")
+            field_error = page.wait_for_selector('.field-error[data-for="name"]:not([hidden])')
+            assert field_error.text_content() == "name must be 1 to 100 characters."
+
+            # Create: the secret is shown once, with a copy button.
+            page.fill("#f-name", "Laptop script")
+            page.click("#create-button")
+            page.wait_for_selector("#secret-box:not([hidden])")
+            secret = page.text_content("#secret-value")
+            assert re.fullmatch(r"sk_live_[0-9A-Za-z]{43}", secret)
+            page.click("#copy-secret")
+            page.wait_for_function("document.getElementById('copy-status').textContent !== ''")
+            if page.text_content("#copy-status") == "Copied.":
+                assert page.evaluate("navigator.clipboard.readText()") == secret
+            row = page.wait_for_selector("#keys tbody tr")
+            assert "Laptop script" in row.text_content()
+            assert secret not in row.text_content()
+            assert f"sk_live_...{secret[-4:]}" in row.text_content()
+            assert me_status(service, secret) == 200
+
+            page.click("#hide-secret")
+            assert page.is_hidden("#secret-box")
+
+            # Rotate: a new secret, and the old one stops working at once.
+            page.click("#keys tbody tr button:has-text('Rotate')")
+            page.wait_for_selector("#secret-box:not([hidden])")
+            rotated = page.text_content("#secret-value")
+            assert rotated.startswith("sk_live_") and rotated != secret
+            assert me_status(service, secret) == 401
+            assert me_status(service, rotated) == 200
+
+            # Revoke: the row says revoked and the key gets 401.
+            page.click("#keys tbody tr button:has-text('Revoke')")
+            page.wait_for_selector("#keys tbody .badge.revoked")
+            assert me_status(service, rotated) == 401
+
+            # A reload lists the key from the endpoint, still revoked, no secret anywhere.
+            page.reload()
+            page.wait_for_selector("#keys tbody .badge.revoked")
+            assert secret not in page.content() and rotated not in page.content()
+            assert page.is_hidden("#error")
+        finally:
+            browser.close()
+    assert user.api_keys.count() == 1

@@ -20,7 +20,7 @@ class MemoryStore(Store):
         self.clock = clock
         self._lock = threading.Lock()
         self._tats: dict[str, tuple[int, int]] = {}  # key -> (tat, expires_at) in ms
-        self._flags: dict[str, int] = {}  # alert flag key -> expires_at
+        self._flags: dict[str, tuple[int]] = {}  # key whose alert ceiling was crossed -> (expires_at,)
         self._calls = 0
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):

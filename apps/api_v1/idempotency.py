@@ -30,6 +30,7 @@ from django.http.request import RawPostDataException
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status as http_status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from apps.core.errors import ApiError
@@ -88,7 +89,7 @@ def request_fingerprint(*, method: str, path: str, body: bytes) -> str:
     """
     try:
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         canonical = body
     h = hashlib.sha256()
     for part in (method.encode(), path.encode(), canonical):
@@ -256,7 +257,8 @@ class IdempotentMixin:
         data = getattr(response, "data", None)
         if isinstance(data, dict) and self.idempotency_redacted_fields:
             data = {k: (None if k in self.idempotency_redacted_fields else v) for k, v in data.items()}
-        return data
+        # Stored exactly as the client first saw it (DRF's encoder: dates, decimals, uuids).
+        return None if data is None else json.loads(JSONRenderer().render(data))
 
     def handle_exception(self, exc):
         if isinstance(exc, _Replay):

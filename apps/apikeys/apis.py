@@ -13,6 +13,7 @@ from apps.core.errors import ApiError
 from . import selectors, services
 from .authentication import SessionOnlyMixin
 from .models import KEY_ID_PREFIX, ApiKey
+from .parsers import BoundedJSONParser
 from .serializers import ApiKeyCreateSerializer, ApiKeySerializer, ApiKeyWithSecretSerializer, create_arguments
 
 TAG = ["API keys (dashboard session)"]
@@ -33,7 +34,11 @@ def _get_or_404(user, key_id: str) -> ApiKey:
     return key
 
 
-class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
+class KeyApi(SessionOnlyMixin, IdempotentMixin, APIView):
+    parser_classes = [BoundedJSONParser]
+
+
+class ApiKeyListCreateApi(KeyApi):
     """Your personal API keys, of every status. Dashboard session only."""
 
     http_method_names = ["get", "post", "head", "options"]
@@ -69,7 +74,7 @@ class ApiKeyListCreateApi(SessionOnlyMixin, IdempotentMixin, APIView):
         return Response(_record_with_secret(key, secret), status=status.HTTP_201_CREATED)
 
 
-class ApiKeyDetailApi(SessionOnlyMixin, IdempotentMixin, APIView):
+class ApiKeyDetailApi(KeyApi):
     """One of your API keys; another account's key is api_key_not_found. Dashboard session only."""
 
     http_method_names = ["get", "delete", "head", "options"]
@@ -90,7 +95,7 @@ class ApiKeyDetailApi(SessionOnlyMixin, IdempotentMixin, APIView):
         return Response(_record(key))
 
 
-class ApiKeyRotateApi(SessionOnlyMixin, IdempotentMixin, APIView):
+class ApiKeyRotateApi(KeyApi):
     """A new secret for a live key; revoked or expired keys cannot be rotated. Dashboard session only."""
 
     http_method_names = ["post", "options"]

@@ -2,7 +2,9 @@
 and test-only views that stand in for the planned spending operations."""
 
 import json
+import uuid
 from datetime import timedelta
+from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -42,6 +44,14 @@ class CountingView(IdempotentMixin, APIView):
         return Response({"n": len(CALLS)})
 
 
+class RichView(IdempotentMixin, APIView):
+    """Answers values that only DRF's encoder can write."""
+
+    def post(self, request):
+        CALLS.append("rich")
+        return Response({"at": timezone.now(), "amount": Decimal("1.10"), "id": uuid.uuid4()}, status=201)
+
+
 class SpendingView(CountingView):
     """Stands in for POST /v1/calls: a spending operation needs the header."""
 
@@ -69,6 +79,7 @@ urlpatterns = [
     path("v1/_count", CountingView.as_view()),
     path("v1/_count/other", CountingView.as_view()),
     path("v1/_spend", SpendingView.as_view()),
+    path("v1/_rich", RichView.as_view()),
     path("v1/_crash", CrashingView.as_view()),
     path("v1/_refuse", RefusingView.as_view()),
     path("", include("config.urls")),
@@ -130,6 +141,14 @@ def test_same_key_same_request_executes_once_and_replays(api, bearer):
     # A replay is still a normal /v1 response.
     assert second["Service-Version"] == "2026-10-01"
     assert second["Request-Id"] != first["Request-Id"]
+
+
+def test_replay_is_byte_identical_for_values_only_drf_can_encode(api, bearer):
+    first = post(api, "/v1/_rich", **bearer)
+    second = post(api, "/v1/_rich", **bearer)
+    assert first.status_code == second.status_code == 201
+    assert second.content == first.content
+    assert CALLS == ["rich"]
 
 
 def test_json_key_order_does_not_make_a_different_request(api, bearer):

@@ -219,3 +219,12 @@ def test_first_invalid_field_is_reported_in_order(create):
     # name is checked first, then scopes, expiry, allowlist.
     response = create(name="", scopes=[], expires_in_days=0, ip_allowlist=["x"])
     assert_error(response, "invalid_name", 400, param="name")
+
+
+@pytest.mark.parametrize("key", [None, "nested-1"])
+def test_deeply_nested_json_is_invalid_body_not_a_500(dashboard, user, key):
+    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    body = '{"name": ' + "[" * 5000 + "]" * 5000 + ', "scopes": ["rates:read"]}'
+    response = dashboard.post("/v1/api-keys", body, content_type="application/json", **extra)
+    assert_error(response, "invalid_body", 400)
+    assert user.api_keys.count() == 0

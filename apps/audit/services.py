@@ -74,7 +74,8 @@ def audit_record(
     actor = actor or _request_actor(request)
     return AuditEvent.objects.create(
         event_type=event_type,
-        user=user,
+        # A user or just its id: callers holding only ``user_id`` need no extra query.
+        user_id=user if isinstance(user, str) else user.pk,
         actor_type=actor.type,
         actor_id=actor.id or "",
         client_id=client_id or "",

@@ -72,3 +72,15 @@ def test_admin_is_read_only(user):
     assert browser.get("/admin/audit/auditevent/add/").status_code == 403
     assert browser.post(f"/admin/audit/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_page_names_the_app_when_known(user):
+    audit_record(
+        event_type=EventType.OAUTH_CONNECTION_REVOKED,
+        user=user,
+        client_id="dcr_named",
+        data={"client_name": "Example <Assistant>"},
+    )
+    html = signed_in(user).get("/settings/activity").content.decode()
+    assert "Example &lt;Assistant&gt;" in html
+    assert "Disconnected an app" in html

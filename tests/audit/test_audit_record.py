@@ -115,3 +115,8 @@ def test_entries_survive_the_deletion_of_the_account():
     event.refresh_from_db()
     assert event.user is None
     assert event.actor_id.startswith("usr_")
+
+
+def test_the_user_may_be_given_by_id(user):
+    event = audit_record(event_type=EventType.API_KEY_REVOKED, user=user.pk, key_id="key_x")
+    assert event.user == user

@@ -181,7 +181,8 @@ def idempotency_purge(*, now=None) -> int:
 
 
 def replay_response(record: IdempotencyRecord) -> Response:
-    return Response(record.response_body, status=record.response_status, headers={REPLAYED_HEADER: "true"})
+    body = json.loads(record.response_body) if record.response_body else None
+    return Response(body, status=record.response_status, headers={REPLAYED_HEADER: "true"})
 
 
 class _Replay(Exception):
@@ -257,8 +258,8 @@ class IdempotentMixin:
         data = getattr(response, "data", None)
         if isinstance(data, dict) and self.idempotency_redacted_fields:
             data = {k: (None if k in self.idempotency_redacted_fields else v) for k, v in data.items()}
-        # Stored exactly as the client first saw it (DRF's encoder: dates, decimals, uuids).
-        return None if data is None else json.loads(JSONRenderer().render(data))
+        # Stored as the client first saw it (DRF's encoder: dates, decimals, uuids).
+        return "" if data is None else JSONRenderer().render(data).decode()
 
     def handle_exception(self, exc):
         if isinstance(exc, _Replay):

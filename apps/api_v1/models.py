@@ -23,7 +23,9 @@ class IdempotencyRecord(models.Model):
     locked_at = models.DateTimeField()
     created = models.DateTimeField(default=timezone.now, db_index=True)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body = models.JSONField(null=True, blank=True)
+    # The rendered JSON text: replayed byte for byte, and free of jsonb's limits
+    # (PostgreSQL's jsonb refuses \u0000 in strings).
+    response_body = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [

@@ -20,6 +20,8 @@ from apps.core.errors import ApiError
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 _DIGITS = re.compile(r"[0-9]{1,4}")
+# Ids are a prefix and base62; anything else (NUL included) never reaches a query.
+_ID_BODY = re.compile(r"[0-9A-Za-z]{1,64}")
 
 
 def parse_limit(value: str | None) -> int:
@@ -67,7 +69,7 @@ class IdCursorPagination(BasePagination):
     @staticmethod
     def _cursor(queryset, value: str, param: str, prefix: str) -> dict:
         found = None
-        if value.startswith(prefix) and len(value) > len(prefix):
+        if value.startswith(prefix) and _ID_BODY.fullmatch(value[len(prefix) :]):
             found = queryset.filter(pk=value).values("created", "id").first()
         if found is None:
             raise ApiError("invalid_cursor", f"{param} must be the id of an object in this list.", param=param)

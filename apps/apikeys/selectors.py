@@ -1,8 +1,13 @@
+import re
+
 from django.db.models import QuerySet
 
 from apps.core.ids import digest, looks_like
 
 from .models import KEY_ID_PREFIX, LIVE_PREFIX, TEST_PREFIX, ApiKey
+
+# Checked before any query: a stray byte (NUL) in a path never reaches the database.
+_KEY_ID = re.compile(re.escape(KEY_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
 
 
 def is_api_key_format(secret: str) -> bool:
@@ -23,6 +28,6 @@ def apikey_list(*, user) -> QuerySet[ApiKey]:
 
 def apikey_get(*, user, key_id: str) -> ApiKey | None:
     """The user's key by id; None for another account's key, so it reads as absent."""
-    if not isinstance(key_id, str) or not key_id.startswith(KEY_ID_PREFIX):
+    if not isinstance(key_id, str) or not _KEY_ID.fullmatch(key_id):
         return None
     return ApiKey.objects.filter(user=user, pk=key_id).first()

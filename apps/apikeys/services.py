@@ -1,5 +1,6 @@
 """Writes on API keys. Validation raises the spec's codes with their ``param``."""
 
+import unicodedata
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -21,7 +22,14 @@ NAME_MAX = 100
 
 
 def validate_name(name) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
+    # Control characters (NUL, newlines, escapes) have no place in a label and
+    # NUL cannot even be stored by PostgreSQL.
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > NAME_MAX
+        or any(unicodedata.category(c) == "Cc" for c in name)
+    ):
         raise ApiError("invalid_name", param="name")
     return name.strip()
 

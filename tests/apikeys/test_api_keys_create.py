@@ -63,7 +63,9 @@ def test_livemode_must_be_a_boolean(create, livemode):
     assert_error(create(livemode=livemode), "invalid_request", 400, param="livemode")
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 101, None, 42, ["a"]])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "x" * 101, None, 42, ["a"], "nul\x00", "two\nlines", "esc\x1b[31m", "del\x7f"]
+)
 def test_invalid_name(create, user, name):
     error = assert_error(create(name=name), "invalid_name", 400, param="name")
     assert error["type"] == "invalid_request_error"

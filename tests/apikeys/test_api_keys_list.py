@@ -147,7 +147,9 @@ def test_cursor_of_another_users_key_is_invalid(dashboard, user, param):
 
 
 @pytest.mark.parametrize("param", ["starting_after", "ending_before"])
-@pytest.mark.parametrize("value", ["", "abc", "key_", "key_doesnotexist000000000000", "usr_abc", "KEY_abc"])
+@pytest.mark.parametrize(
+    "value", ["", "abc", "key_", "key_doesnotexist000000000000", "usr_abc", "KEY_abc", "key_\x00x", "key_é", "key_a b"]
+)
 def test_cursor_without_the_prefix_or_unknown_is_invalid(dashboard, user, param, value):
     add_keys(user, 1)
     assert_error(dashboard.get("/v1/api-keys", {param: value}), "invalid_cursor", 400, param=param)

@@ -39,7 +39,10 @@ def test_expired_key_reads_as_expired(dashboard, key_and_secret):
 @pytest.mark.parametrize(
     ("method", "suffix"), [("get", ""), ("delete", ""), ("post", "/rotate")], ids=["read", "revoke", "rotate"]
 )
-@pytest.mark.parametrize("key_id", ["other", "key_doesnotexist000000000000", "nope", "sk_live_abc"])
+@pytest.mark.parametrize(
+    "key_id",
+    ["other", "key_doesnotexist000000000000", "nope", "sk_live_abc", "key_%00x", "key_%C3%A9", "key_" + "a" * 40],
+)
 def test_not_found_for_missing_malformed_or_another_users_key(dashboard, method, suffix, key_id):
     other_key, other_secret = make_api_key(UserFactory())
     if key_id == "other":

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ('locked_at', models.DateTimeField()),
                 ('created', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
                 ('response_status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('response_body', models.JSONField(blank=True, null=True)),
+                ('response_body', models.TextField(blank=True, default='')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={

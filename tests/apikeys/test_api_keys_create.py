@@ -230,3 +230,20 @@ def test_deeply_nested_json_is_invalid_body_not_a_500(dashboard, user, key):
     response = dashboard.post("/v1/api-keys", body, content_type="application/json", **extra)
     assert_error(response, "invalid_body", 400)
     assert user.api_keys.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("allowlist", "inside", "outside"),
+    [
+        (["203.0.113.0/24"], "203.0.113.200", "203.0.114.1"),
+        (["203.0.113.7"], "203.0.113.7", "203.0.113.8"),
+        (["2001:db8:abcd::/48"], "2001:db8:abcd:12::1", "2001:db8:abce::1"),
+        (["2001:db8::1"], "2001:db8::1", "2001:db8::2"),
+        (["198.51.100.0/24"], "::ffff:198.51.100.9", "::ffff:198.51.101.9"),  # IPv4-mapped callers
+    ],
+)
+def test_a_created_allowlist_is_enforced_at_v1_me(create, api, allowlist, inside, outside):
+    secret = create(ip_allowlist=allowlist).json()["secret"]
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    assert api.get("/v1/me", REMOTE_ADDR=inside, **auth).status_code == 200
+    assert_error(api.get("/v1/me", REMOTE_ADDR=outside, **auth), "ip_not_allowed", 403)

@@ -76,6 +76,8 @@ class ApplicationAdmin(admin.ModelAdmin):
         count = 0
         for client in queryset:
             change(client)
+            # Staff decisions about a client stay in its admin history (who, when, what).
+            self.log_change(request, client, f"{past_tense.capitalize()} by action.")
             count += 1
         self.message_user(request, f"{count} client(s) {past_tense}.", messages.SUCCESS)
 

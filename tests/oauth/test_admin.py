@@ -131,6 +131,15 @@ class TestDisable:
         act(staff, "enable_clients", client)
         assert not client.is_disabled
 
+    def test_actions_are_kept_in_the_admin_history(self, staff):
+        from django.contrib.admin.models import LogEntry
+
+        client = self_registered()
+        act(staff, "disable_clients", client)
+        entry = LogEntry.objects.get(object_id=str(client.pk))
+        assert entry.user.email == "staff@example.com"
+        assert "Disabled" in entry.get_change_message()
+
     def test_authorize_shows_the_error_page(self, staff, user):
         client = self_registered()
         act(staff, "disable_clients", client)

@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from oauth2_provider.generators import generate_client_id
 from oauth2_provider.models import (
     AbstractAccessToken,
     AbstractApplication,
@@ -30,7 +31,9 @@ class Application(AbstractApplication):
     APPLICATION_TYPES = ((WEB, "Web"), (NATIVE, "Native"))
 
     # A client metadata document URL is the client_id, so it needs the room.
-    client_id = models.CharField(max_length=255, unique=True, db_index=True, verbose_name="client ID")
+    client_id = models.CharField(
+        max_length=255, unique=True, db_index=True, default=generate_client_id, verbose_name="client ID"
+    )
     verified_partner = models.BooleanField(default=False)
     disabled_at = models.DateTimeField(null=True, blank=True)
     # Last successful token request; written at most once a minute.

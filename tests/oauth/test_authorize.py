@@ -204,3 +204,22 @@ def test_unfetchable_metadata_document_is_invalid_client(browser):
     with mock.patch("apps.oauth.client_metadata.client_get_by_metadata_url", return_value=None):
         response = browser.get("/oauth/authorize", authorize_params(make_client(), challenge, client_id=url))
     assert response.status_code == 400 and b"invalid_client" in response.content
+
+
+def test_repeated_client_id_renders_error_page(browser, app):
+    _, challenge = pkce()
+    params = authorize_params(app, challenge)
+    params["client_id"] = [app.client_id, app.client_id]
+    response = browser.get("/oauth/authorize", params)
+    assert response.status_code == 400 and b"invalid_client" in response.content
+
+
+@pytest.mark.parametrize("name", ["state", "code_challenge", "code_challenge_method", "scope"])
+def test_repeated_parameter_redirects_invalid_request(browser, app, name):
+    _, challenge = pkce()
+    params = authorize_params(app, challenge)
+    params[name] = [params[name], params[name]]
+    response = browser.get("/oauth/authorize", params)
+    assert response.status_code == 302
+    assert query(response["Location"])["error"] == "invalid_request"
+    assert ConsentTransaction.objects.count() == 0

@@ -23,6 +23,7 @@ from ..selectors import client_get_for_authorize, permitted_resources, redirect_
 from ..services import authorize_error_redirect, transaction_create
 
 BINDING_COOKIE = "oauth_binding"
+SINGLE_PARAMS = ("state", "code_challenge", "code_challenge_method", "scope")
 PKCE_CHALLENGE = re.compile(r"[A-Za-z0-9._~-]{43,128}")
 BINDING_COOKIE_AGE = 24 * 3600
 
@@ -39,8 +40,11 @@ def _redirect_error(redirect_uri, state, error, description):
 
 def _first_redirect_error(params) -> tuple[str, str] | None:
     """The first rule of SPEC 4.3 broken after the client and redirect URI are known good."""
-    if params.get("response_type") != "code":
+    if params.getlist("response_type") != ["code"]:
         return "unsupported_response_type", "response_type must be code."
+    repeated = [name for name in SINGLE_PARAMS if len(params.getlist(name)) > 1]
+    if repeated:
+        return "invalid_request", f"{repeated[0]} must be given once."
     if not params.get("state"):
         return "invalid_request", "state is required."
     if not params.get("code_challenge"):
@@ -65,7 +69,8 @@ def authorize(request):
     if limited is not None:
         return limited
     params = request.GET
-    application = client_get_for_authorize(params.get("client_id"), request)
+    client_id = params.get("client_id") if len(params.getlist("client_id")) == 1 else None
+    application = client_get_for_authorize(client_id, request)
     if application is None:
         return error_page(request, "invalid_client", "This app is unknown, invalid or disabled.")
     redirect_uri = params.get("redirect_uri")

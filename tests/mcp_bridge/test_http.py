@@ -201,3 +201,16 @@ def test_cors_preflight_is_answered(mcp):
     )
     assert response.status_code == 200
     assert "mcp-protocol-version" in response["Access-Control-Allow-Headers"].lower()
+
+
+def test_an_unexpected_server_fault_is_the_internal_error_envelope(mcp, monkeypatch):
+    from apps.mcp_bridge import protocol
+
+    def broken(**kwargs):
+        raise RuntimeError("secret internal detail")
+
+    monkeypatch.setattr(protocol, "handle", broken)
+    mcp.client.raise_request_exception = False
+    response = mcp.post(PING)
+    assert_error(response, 500, "internal_error", type_="api_error")
+    assert b"secret internal detail" not in response.content

@@ -29,6 +29,7 @@ def render(request, error) -> JsonResponse:
         status=error.status,
     )
     response["Cache-Control"] = "no-store"
+    response["Pragma"] = "no-cache"
     for name, value in error.headers.items():
         response[name] = value
     return response

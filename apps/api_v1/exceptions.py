@@ -8,8 +8,8 @@ from django.http import Http404
 from rest_framework import exceptions
 
 from apps.core.envelope import error_response
-from apps.core.middleware import is_database_outage
 from apps.core.errors import ApiError
+from apps.core.middleware import is_database_outage
 
 from .credentials import MISSING_MESSAGE, invalid_token
 

@@ -16,6 +16,7 @@ from apps.api_v1.credentials import (
 from apps.api_v1.principal import Principal
 from apps.apikeys.models import LIVE_PREFIX, TEST_PREFIX
 from apps.core.errors import ApiError
+from apps.ratelimit.services import ratelimit_bearer_failure
 
 RESOURCE_PATH = "mcp"
 API_KEY_MESSAGE = (
@@ -39,16 +40,22 @@ def principal_for_request(request) -> Principal:
     if secret.startswith((LIVE_PREFIX, TEST_PREFIX)):
         # Refused by prefix, before any lookup: /mcp is never an oracle for
         # API keys, and a key's last-used stamp never moves for a refused call.
-        raise invalid_token(RESOURCE_PATH, API_KEY_MESSAGE)
+        # Still a credential that is no good here, so it spends the failed-bearer budget.
+        raise refused(request, API_KEY_MESSAGE)
     principal = resolve_bearer(request, secret, resource_path=RESOURCE_PATH)
     # The resolver is asked for "mcp" already; this holds even if a resolver forgets.
     if principal.kind != "oauth":
-        raise invalid_token(RESOURCE_PATH, API_KEY_MESSAGE)
+        raise refused(request, API_KEY_MESSAGE)
     if not principal.livemode:
-        raise invalid_token(RESOURCE_PATH, TEST_MODE_MESSAGE)
+        raise refused(request, TEST_MODE_MESSAGE)
     if principal.resource != mcp_resource():
-        raise invalid_token(RESOURCE_PATH, WRONG_RESOURCE_MESSAGE)
+        raise refused(request, WRONG_RESOURCE_MESSAGE)
     return principal
+
+
+def refused(request, message: str) -> ApiError:
+    """The 401 for a credential that is not usable at /mcp, or 429 once the source has failed 60 a minute."""
+    return ratelimit_bearer_failure(request=request, error=invalid_token(RESOURCE_PATH, message))
 
 
 def require_scope(principal: Principal, scope: str | None) -> None:

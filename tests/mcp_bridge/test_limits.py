@@ -6,7 +6,7 @@ from apps.ratelimit import conf
 from apps.ratelimit.stores.base import StoreUnavailable
 from apps.ratelimit.stores.memory import MemoryStore
 from tests.api_v1.helpers import assert_error
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_api_key
 
 from .conftest import HANDSHAKE, McpClient
 
@@ -75,6 +75,18 @@ def test_failed_lookups_turn_into_429_after_60_a_minute(tokens):
     for _ in range(60):
         assert stranger.post(PING).status_code == 401
     assert_error(stranger.post(PING), 429, "rate_limited")
+
+
+@pytest.mark.parametrize("kind", ["api_key", "v1_token"])
+def test_credentials_refused_at_mcp_spend_the_failed_bearer_budget(tokens, user, kind):
+    if kind == "api_key":
+        _key, secret = make_api_key(user)
+    else:
+        secret = tokens.issue(user, resource="http://testserver/v1")
+    client = McpClient(secret)
+    for _ in range(60):
+        assert client.post(PING).status_code == 401
+    assert_error(client.post(PING), 429, "rate_limited")
 
 
 def test_limiter_outage_fails_closed_with_503(mcp, monkeypatch):

@@ -5,6 +5,7 @@ database. A burst of reads with one API key, alternating between them, is
 allowed burst + refill times (60 plus one a second), not twice the burst.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -44,13 +45,17 @@ def manage(env, *args) -> str:
     return done.stdout.strip()
 
 
-def get(url, secret) -> int:
+def fetch(url, secret) -> tuple[int, dict, bytes]:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {secret}"})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status
+            return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
-        return exc.code
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def get(url, secret) -> int:
+    return fetch(url, secret)[0]
 
 
 def wait_ready(port, process):
@@ -95,7 +100,7 @@ def two_servers(tmp_path):
             )
         for port, process in zip(ports, processes, strict=True):
             wait_ready(port, process)
-        yield ports, secret
+        yield ports, secret, redis_server
     finally:
         for process in processes:
             process.terminate()
@@ -104,7 +109,7 @@ def two_servers(tmp_path):
 
 
 def test_two_processes_sharing_redis_hold_one_budget(two_servers):
-    ports, secret = two_servers
+    ports, secret, _redis = two_servers
     urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
     statuses = {port: [] for port in ports}
     started = time.monotonic()
@@ -120,3 +125,25 @@ def test_two_processes_sharing_redis_hold_one_budget(two_servers):
     assert allowed < 120
     # Both processes answered, and both refused: the budget is the shared one.
     assert all(200 in s and 429 in s for s in statuses.values())
+
+
+def test_redis_outage_fails_both_servers_closed_and_they_recover_without_restart(two_servers):
+    ports, secret, redis_server = two_servers
+    urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
+    assert [get(url, secret) for url in urls] == [200, 200]
+
+    redis_server.stop()
+    for url in urls:
+        status, headers, body = fetch(url, secret)
+        assert status == 503
+        assert json.loads(body)["error"]["code"] == "rate_limiter_unavailable"
+        assert headers["Retry-After"] == "5"
+    for port in ports:
+        status, headers, body = fetch(f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp", secret)
+        assert (status, headers["Retry-After"]) == (503, "5")
+
+    redis_server.start()  # same port; the servers are the same processes
+    for url in urls:
+        status, headers, _ = fetch(url, secret)
+        assert status == 200
+        assert headers["RateLimit-Policy"] == "60;w=60"

@@ -143,3 +143,20 @@ def test_key_management_is_thirty_a_minute_per_user(api, user, store):
     # Reads of the same user through a key are a separate budget.
     _key, secret = make_api_key(user)
     assert api.get("/v1/me", **auth(secret)).status_code == 200
+
+
+def test_key_management_counts_every_method(api, user, store):
+    api.force_login(user)
+    for _ in range(29):
+        api.get("/v1/api-keys")
+    created = api.post("/v1/api-keys", {"name": "ci", "scopes": ["rates:read"]}, format="json")
+    assert created.status_code in (200, 201), created.content
+    assert created["X-RateLimit-Remaining"] == "0"
+    denied = api.post("/v1/api-keys", {"name": "ci2", "scopes": ["rates:read"]}, format="json")
+    assert denied.status_code == 429
+    assert denied.json()["error"]["code"] == "rate_limited"
+    # The refused create changed nothing.
+    assert api.get("/v1/api-keys", REMOTE_ADDR="198.51.100.8").status_code == 429  # per user, not per address
+    store.clock.advance(2)
+    listed = api.get("/v1/api-keys").json()["data"]
+    assert [k["name"] for k in listed] == ["ci"]

@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from oauthlib.common import add_params_to_uri
 
+from apps.audit.models import EventType
+from apps.audit.services import actor_client, audit_record
 from apps.core.ids import digest, new_secret
 
 from .models import TRANSACTION_LIFETIME, AccessToken, Application, ConsentTransaction, Grant, RefreshToken
@@ -86,6 +88,13 @@ def transaction_decide(*, txn: ConsentTransaction, decision: str) -> str | None:
                 state=txn.state,
             )
         code = grant_issue(txn=txn, now=now)
+        audit_record(
+            event_type=EventType.OAUTH_CONNECTION_CREATED,
+            user=txn.user_id,
+            client_id=txn.application.client_id,
+            data={"scopes": list(txn.scopes), "resource": txn.resource},
+            at=now,
+        )
         transaction.on_commit(lambda: connection_email_send(txn=txn, when=now))
     return redirect_with(txn.redirect_uri, {"code": code, "state": txn.state, "iss": issuer()})
 
@@ -244,3 +253,14 @@ def token_revoke(*, token: str, client_id: str | None) -> None:
         access = AccessToken.objects.select_related("application").filter(token_checksum=token_digest).first()
         if access is not None and (not client_id or (access.application and access.application.client_id == client_id)):
             access.delete()
+
+
+def refresh_audit(*, user, application: Application, now) -> None:
+    """A refresh is written to the audit log by the client that made it (SPEC 5.11)."""
+    audit_record(
+        event_type=EventType.OAUTH_TOKEN_REFRESHED,
+        user=user,
+        actor=actor_client(application.client_id),
+        client_id=application.client_id,
+        at=now,
+    )

@@ -155,4 +155,6 @@ class Validator(OAuth2Validator):
             previous=previous,
         )
         services.application_mark_used(application=request.client, now=now)
+        if previous is not None:
+            services.refresh_audit(user=request.user, application=request.client, now=now)
         request.token_family = family

@@ -430,3 +430,18 @@ def test_database_outage_is_temporarily_unavailable(app, issued):
     body = oauth_error(response, "temporarily_unavailable", status=503)
     assert "gone" not in body.get("error_description", "")
     assert response["Retry-After"] == "5"
+
+
+def test_refresh_is_audited_as_the_client(app, tokens, user):
+    from apps.audit.models import AuditEvent, EventType
+
+    response = refresh(Client(REMOTE_ADDR="198.51.100.20"), app, tokens["refresh_token"])
+    assert response.status_code == 200
+    (event,) = AuditEvent.objects.filter(event_type=EventType.OAUTH_TOKEN_REFRESHED)
+    assert event.user == user
+    assert (event.actor_type, event.actor_id) == ("client", app.client_id)
+    assert event.client_id == app.client_id
+    assert event.request_id == response["Request-Id"]
+    newer = response.json()["refresh_token"]
+    oauth_error(refresh(Client(), app, newer, scope="webhooks:manage"), "invalid_scope")
+    assert AuditEvent.objects.filter(event_type=EventType.OAUTH_TOKEN_REFRESHED).count() == 1

@@ -8,6 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api_v1.versions import CURRENT_VERSION
+from apps.audit.models import EventType
+from apps.audit.services import audit_record
 from apps.core.errors import ApiError
 from apps.core.ids import digest, new_secret
 from apps.oauth.scopes import is_known
@@ -100,6 +102,13 @@ def apikey_create(
         created=now,
         expires_at=now + timedelta(days=days),
     )
+    audit_record(
+        event_type=EventType.API_KEY_CREATED,
+        user=user,
+        key_id=key.pk,
+        data={"name": key.name, "scopes": key.scopes, "livemode": key.livemode},
+        at=now,
+    )
     return key, secret
 
 
@@ -116,6 +125,7 @@ def apikey_rotate(*, key: ApiKey) -> tuple[ApiKey, str]:
     key.secret_digest = secret_digest
     key.secret_last4 = secret[-4:]
     key.save(update_fields=["secret_digest", "secret_last4"])
+    audit_record(event_type=EventType.API_KEY_ROTATED, user=key.user_id, key_id=key.pk, data={"name": key.name})
     return key, secret
 
 
@@ -125,6 +135,13 @@ def apikey_revoke(*, key: ApiKey) -> ApiKey:
     if key.revoked_at is None:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at"])
+        audit_record(
+            event_type=EventType.API_KEY_REVOKED,
+            user=key.user_id,
+            key_id=key.pk,
+            data={"name": key.name},
+            at=key.revoked_at,
+        )
     return key
 
 

@@ -152,3 +152,26 @@ def test_trailing_slashes_and_near_misses_are_route_not_found_never_redirects(da
     key, _ = key_and_secret
     response = dashboard.post(path.format(id=key.id), {}, format="json")
     assert_error(response, "route_not_found", 404)
+
+
+def test_create_rotate_revoke_through_the_endpoints_are_audited(dashboard, user):
+    from apps.audit.models import AuditEvent, EventType
+
+    created = dashboard.post("/v1/api-keys", {"name": "audited", "scopes": ["rates:read"]}, format="json")
+    key_id = created.json()["id"]
+    rotated = dashboard.post(f"/v1/api-keys/{key_id}/rotate", REMOTE_ADDR="198.51.100.4")
+    revoked = dashboard.delete(f"/v1/api-keys/{key_id}")
+    dashboard.delete(f"/v1/api-keys/{key_id}")  # a repeat records nothing
+    dashboard.post(f"/v1/api-keys/{key_id}/rotate")  # refused: records nothing
+
+    events = list(AuditEvent.objects.filter(key_id=key_id).order_by("created", "id"))
+    assert [e.event_type for e in events] == [
+        EventType.API_KEY_CREATED,
+        EventType.API_KEY_ROTATED,
+        EventType.API_KEY_REVOKED,
+    ]
+    assert all(e.user_id == user.id and e.actor_id == user.id for e in events)
+    assert [e.request_id for e in events] == [r["Request-Id"] for r in (created, rotated, revoked)]
+    assert events[1].ip_address == "198.51.100.4"
+    # The audit log never holds the secret.
+    assert created.json()["secret"] not in str(list(AuditEvent.objects.values()))

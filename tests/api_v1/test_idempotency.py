@@ -486,3 +486,21 @@ def test_every_v1_view_that_accepts_post_is_idempotent():
             assert issubclass(view_class, IdempotentMixin), f"{route} ({view_class.__name__}) takes POST"
             checked.append(route)
     assert {"v1/api-keys", "v1/api-keys/<str:key_id>/rotate"} <= set(checked)
+
+
+def test_credential_scope_for_oauth_clients_and_long_client_ids():
+    from types import SimpleNamespace
+
+    from apps.api_v1.idempotency import credential_of
+    from apps.api_v1.principal import Principal
+
+    def request(credential_id):
+        return SimpleNamespace(auth=Principal(kind="oauth", user=None, credential_id=credential_id))
+
+    assert credential_of(request("dcr_abc")) == "dcr_abc"
+    # A client-metadata-document client id is a URL of any length: it still fits the column.
+    long_id = "https://client.example/" + "a" * 400
+    scoped = credential_of(request(long_id))
+    assert scoped.startswith("sha256:") and len(scoped) <= 255
+    assert scoped == credential_of(request(long_id)) != credential_of(request(long_id + "b"))
+    assert credential_of(SimpleNamespace(auth=None)) == "session"

@@ -36,6 +36,9 @@ def _form_problem(request):
         return "Parameters must be sent in the form body, not the query string."
     if request.content_type != FORM:
         return f"The body must be {FORM}."
+    # Django refuses any other charset with a bare HTML 400 when POST is read (RFC 1866).
+    if request.encoding and request.encoding.lower() != "utf-8":
+        return f"The body must be {FORM} in UTF-8."
     return None
 
 

@@ -1,0 +1,1 @@
+from .checks import no_network  # noqa: F401  (fixture)

@@ -264,3 +264,19 @@ def refresh_audit(*, user, application: Application, now) -> None:
         client_id=application.client_id,
         at=now,
     )
+
+
+STALE_AFTER = timedelta(days=1)
+
+
+def oauth_purge_stale(*, now=None) -> tuple[int, int]:
+    """Delete consent transactions and codes that can no longer be used.
+
+    Kept a day past expiry, not less: a used code must still be found when it
+    is replayed (reuse detection), and a code lives 60 seconds, so a day is
+    ample. Returns (transactions, codes) deleted.
+    """
+    cutoff = (now or timezone.now()) - STALE_AFTER
+    transactions, _ = ConsentTransaction.objects.filter(expires_at__lt=cutoff).delete()
+    codes, _ = Grant.objects.filter(expires__lt=cutoff).delete()
+    return transactions, codes

@@ -61,7 +61,9 @@ def connection_revoke(*, user, client_id: str) -> Application:
     answer is the same for a client that does not exist, so the endpoint tells
     nothing about other users' connections.
     """
-    application = Application.objects.filter(client_id=client_id).first() if client_id else None
+    # A NUL or control character is never in a client id and must not reach the query.
+    known = client_id and client_id.isprintable()
+    application = Application.objects.filter(client_id=client_id).first() if known else None
     if application is None:
         raise ApiError("connection_not_found", param="client_id")
     now = timezone.now()

@@ -32,7 +32,8 @@ def _resolve_metadata_document(client_id: str, request) -> Application | None:
 
 def client_get_for_authorize(client_id: str | None, request) -> Application | None:
     """The client an authorization request names, or None (unknown, invalid, disabled)."""
-    if not client_id or len(client_id) > 255:
+    # Client ids are printable; a NUL would not even reach PostgreSQL as a query parameter.
+    if not client_id or len(client_id) > 255 or not client_id.isprintable():
         return None
     if client_id.startswith("https://"):
         application = _resolve_metadata_document(client_id, request)

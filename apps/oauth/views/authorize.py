@@ -47,6 +47,9 @@ def _first_redirect_error(params) -> tuple[str, str] | None:
         return "invalid_request", f"{repeated[0]} must be given once."
     if not params.get("state"):
         return "invalid_request", "state is required."
+    if not params["state"].isprintable():
+        # RFC 6749 state is visible characters; PostgreSQL cannot store a NUL in it.
+        return "invalid_request", "state must not contain control characters."
     if not params.get("code_challenge"):
         return "invalid_request", "code_challenge is required."
     if not PKCE_CHALLENGE.fullmatch(params["code_challenge"]):

@@ -126,6 +126,10 @@ def evaluate(request, checks: list[Check], *, record: bool = True) -> Decision |
     except StoreUnavailable as exc:
         logger.warning("rate limiter store unavailable: %s", exc)
         raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
+    except ImportError:
+        # A store path that does not import (ratelimit.E001): fail closed, never a 500.
+        logger.exception("rate limiter store cannot be built")
+        raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
     decision = Decision(allowed, now_ms, tuple(checks), tuple(results))
     for check, result in zip(checks, results, strict=True):
         if result.crossed:

@@ -90,3 +90,8 @@ def test_disabled_limiter_neither_limits_nor_advertises(api, bearer, down, setti
     response = api.get("/v1/me", **bearer)
     assert response.status_code == 200
     assert "RateLimit" not in response
+
+
+def test_a_store_that_cannot_be_imported_fails_closed_too(api, bearer, settings):
+    settings.RATELIMIT = {"STORE": "apps.ratelimit.stores.nowhere.Store"}
+    assert_envelope_503(api.get("/v1/me", **bearer))

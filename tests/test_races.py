@@ -1,0 +1,76 @@
+"""Races the per-app suites do not cover (PostgreSQL, real threads).
+
+The per-app race tests: tests/oauth/test_races.py (one code redeemed by many,
+one refresh token refreshed by many, many decisions on one transaction),
+tests/apikeys/test_api_keys_race.py (the 10-key limit), tests/api_v1/
+test_idempotency_race.py (one Idempotency-Key), tests/oauth/test_register_race.py
+(the registration cap). Here: a disconnect racing a refresh must never leave a
+token alive, since a token that outlives its revocation breaks the promise of
+SPEC 3.3.
+"""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+from django.utils import timezone
+
+from apps.oauth.models import AccessToken, RefreshToken
+from tests.oauth.helpers import make_client, refresh, signed_in, tokens_for
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL: threads on in-memory SQLite do not share one database",
+    ),
+]
+ROUNDS = 6
+
+
+def _together(*fns):
+    barrier = threading.Barrier(len(fns))
+    results = [None] * len(fns)
+
+    def run(i):
+        try:
+            barrier.wait(10)
+            results[i] = fns[i]()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(fns))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def test_disconnect_racing_a_refresh_leaves_no_live_token(user):
+    app = make_client()
+    browser = signed_in(user)
+    outcomes = set()
+    for _ in range(ROUNDS):
+        tokens = tokens_for(user, app)
+        refreshed, disconnected = _together(
+            lambda tokens=tokens: refresh(Client(), app, tokens["refresh_token"]),
+            lambda: browser.delete(f"/api/oauth/connections/{app.client_id}"),
+        )
+        assert refreshed.status_code in (200, 400), refreshed.content
+        assert disconnected.status_code in (200, 204), disconnected.content
+        outcomes.add(refreshed.status_code)
+        now = timezone.now()
+        live_access = AccessToken.objects.filter(user=user, application=app, expires__gt=now)
+        live_access = [t for t in live_access if t.is_valid()]
+        assert live_access == []
+        assert not RefreshToken.objects.filter(user=user, application=app, revoked__isnull=True).exists()
+        if refreshed.status_code == 200:
+            # The refresh that slipped in first was revoked by the disconnect that followed.
+            new = refreshed.json()
+            me = Client().get("/v1/me", headers={"Authorization": f"Bearer {new['access_token']}"})
+            assert me.status_code == 401
+            assert refresh(Client(), app, new["refresh_token"]).status_code == 400
+        else:
+            assert refreshed.json()["error"] == "invalid_grant"

@@ -17,7 +17,7 @@ import time
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -33,6 +33,22 @@ def manage(env, *args) -> str:
     return subprocess.run(
         [PY, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     ).stdout
+
+
+def fresh_database(url: str) -> None:
+    """Every run starts on an empty database of its own (created when missing)."""
+    if url.startswith("sqlite"):
+        Path(url.removeprefix("sqlite:///")).unlink(missing_ok=True)
+        return
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def sign_in(base: str, email: str, password: str) -> tuple[str, str]:
@@ -58,8 +74,12 @@ def main() -> int:
         "LOG_LEVEL": "WARNING",
     }
     env.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'schemathesis.sqlite3'}")
-    if env["DATABASE_URL"].startswith("sqlite"):
-        Path(env["DATABASE_URL"].removeprefix("sqlite:///")).unlink(missing_ok=True)
+    fresh_database(env["DATABASE_URL"])
+    if env.get("REDIS_URL"):
+        import redis
+
+        # Budgets of an earlier run (per source address) must not bleed into this one.
+        redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     manage(env, "migrate", "-v0")
     email, password = "fuzz@example.com", secrets.token_urlsafe(16)
     manage(env, "createuser", "--email", email, "--display-name", "Fuzz", "--password", password)

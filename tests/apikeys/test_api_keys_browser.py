@@ -138,3 +138,53 @@ def test_create_copy_use_rotate_and_revoke_on_the_screen(service):
         finally:
             browser.close()
     assert user.api_keys.count() == 1
+
+
+def listed(page) -> list[str]:
+    """Key names as the endpoint lists them, asked from the page (Django's ORM may
+    not run inside Playwright's event loop)."""
+    return page.evaluate(
+        "fetch('/v1/api-keys', {credentials: 'same-origin'}).then(r => r.json()).then(b => b.data.map(k => k.name))"
+    )
+
+
+def test_a_create_whose_response_was_lost_is_retried_without_a_second_key(service):
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    user = UserFactory(email="dorothy@example.com")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(f"{service}/login?next=/settings/api-keys")
+            page.fill("#id_username", user.email)
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{service}/settings/api-keys")
+            page.wait_for_selector("#empty:not([hidden])")
+
+            sent_keys = []
+
+            def lose_the_first_response(route):
+                sent_keys.append(route.request.headers["idempotency-key"])
+                route.fetch()  # the server really creates the key...
+                route.abort()  # ...but the browser never sees the answer
+
+            page.route(f"{service}/v1/api-keys", lose_the_first_response, times=1)
+            page.fill("#f-name", "Flaky network")
+            page.click("#create-button")
+            page.wait_for_selector("#error:not([hidden])")
+            assert "Could not reach the service" in page.text_content("#error")
+            assert listed(page) == ["Flaky network"]  # made once, answer lost
+
+            with page.expect_request(f"{service}/v1/api-keys") as retried:
+                page.click("#create-button")
+            assert retried.value.headers["idempotency-key"] == sent_keys[0]
+            page.wait_for_selector("#keys tbody tr")
+            assert "Rotate the key to get a new secret" in page.text_content("#error")
+            assert page.is_hidden("#secret-box")
+            assert listed(page) == ["Flaky network"]
+        finally:
+            browser.close()
+    assert user.api_keys.count() == 1

@@ -108,7 +108,8 @@ def test_a_key_rotated_on_the_screen_works_and_the_old_one_does_not(screen, api)
     assert me.json()["livemode"] is False
 
 
-def test_a_double_click_on_create_makes_one_key(screen, user):
+def test_a_create_retried_with_its_key_makes_one_key(screen, user):
+    # The page resends a create whose response was lost with the same key.
     body = {"name": "k", "scopes": ["rates:read"]}
     first = screen_call(screen, "post", "/v1/api-keys", body)
     second = screen_call(screen, "post", "/v1/api-keys", body)

@@ -15,7 +15,7 @@ from oauthlib.oauth2.rfc6749 import errors
 from apps.core.ids import digest
 
 from . import services
-from .connections.revocation import RECONNECT_DESCRIPTION, refresh_revoked_by_user
+from .connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
 from .models import Application, Grant, RefreshToken
 from .scopes import ALL_SCOPES, SCOPES
 
@@ -68,6 +68,8 @@ class Validator(OAuth2Validator):
         if grant is None or grant.application_id != client.pk:
             return False
         if grant.used_at is not None:
+            if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
+                raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
             raise errors.InvalidGrantError(description="The authorization code was already used.", request=request)
         if grant.is_expired() or not grant.user.is_active:
             return False

@@ -17,7 +17,7 @@ from oauth2_provider.views.mixins import OAuthLibMixin
 from apps.core.middleware import is_database_outage
 
 from .. import ratelimit_hooks, services
-from ..connections.revocation import refresh_token_revoked_by_user
+from ..connections.revocation import credential_revoked_by_user
 from ..errors import oauth_error
 
 log = logging.getLogger(__name__)
@@ -90,9 +90,10 @@ class TokenView(OAuthLibMixin, View):
         client_id = request.POST.get("client_id")
         if status == 200:
             ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
-        elif payload.get("error") == "invalid_grant" and not (
-            # A known token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
-            grant_type == "refresh_token" and refresh_token_revoked_by_user(refresh_token=request.POST["refresh_token"])
+        elif payload.get("error") == "invalid_grant" and not credential_revoked_by_user(
+            # A known code or token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
+            grant_type=grant_type,
+            credential=request.POST[CREDENTIAL_FIELD[grant_type]],
         ):
             try:
                 services.exchange_failure_record(

@@ -13,6 +13,7 @@ from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
@@ -42,8 +43,6 @@ def transaction_for_request(request, transaction_id: str, *, now=None) -> Consen
     if txn is None:
         raise ApiError("transaction_not_found")
     cookie = request.COOKIES.get(BINDING_COOKIE, "")
-    from django.utils.crypto import constant_time_compare
-
     if not cookie or not constant_time_compare(digest(cookie), txn.binding_digest) or txn.user_id != request.user.pk:
         raise ApiError("transaction_binding_failed")
     if txn.decided_at is not None:

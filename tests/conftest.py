@@ -12,6 +12,13 @@ def _fresh_rate_limits():
     clear_budgets()
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # PBKDF2 at production strength costs ~1 s per user made; only the tests of
+    # password storage itself would care, and Django's own tests cover that.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def api():
     return APIClient()

@@ -13,7 +13,6 @@ from apps.core.errors import ApiError
 from . import selectors, services
 from .authentication import SessionOnlyMixin
 from .models import KEY_ID_PREFIX, ApiKey
-from .parsers import BoundedJSONParser
 from .serializers import ApiKeyCreateSerializer, ApiKeySerializer, ApiKeyWithSecretSerializer, create_arguments
 
 TAG = ["API keys (dashboard session)"]
@@ -35,7 +34,7 @@ def _get_or_404(user, key_id: str) -> ApiKey:
 
 
 class KeyApi(SessionOnlyMixin, IdempotentMixin, APIView):
-    parser_classes = [BoundedJSONParser]
+    """Shared base of the key endpoints: dashboard session, idempotent writes."""
 
 
 class ApiKeyListCreateApi(KeyApi):

@@ -115,3 +115,10 @@ def test_cors_preflight_on_v1(api):
     assert response["Access-Control-Allow-Origin"] == "*"
     allowed = response["Access-Control-Allow-Headers"].lower()
     assert "authorization" in allowed and "service-version" in allowed
+
+
+@pytest.mark.urls("tests.api_v1.urls_echo")
+def test_deeply_nested_json_is_invalid_body_on_every_v1_post(api, bearer):
+    body = "[" * 100_000 + "]" * 100_000
+    response = api.post("/v1/_echo", data=body, content_type="application/json", **bearer)
+    assert_error(response, 400, "invalid_body")

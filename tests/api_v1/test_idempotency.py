@@ -92,11 +92,6 @@ pytestmark = pytest.mark.urls(__name__)
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _reset_calls():
     CALLS.clear()
 

@@ -51,11 +51,6 @@ class BlockingView(IdempotentMixin, APIView):
 urlpatterns = [path("v1/_block", BlockingView.as_view()), path("", include("config.urls")), *catch_all]
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def in_thread(fn):
     """Run fn in a thread with its own connection; returns a joinable result holder."""
     result = {}

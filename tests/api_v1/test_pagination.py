@@ -14,11 +14,6 @@ from apps.core.ids import digest, new_secret
 from tests.factories import UserFactory
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def test_limit_default_and_bounds():
     assert parse_limit(None) == DEFAULT_LIMIT == 10
     assert parse_limit("1") == 1

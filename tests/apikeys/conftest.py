@@ -1,15 +1,6 @@
 import pytest
 from rest_framework.test import APIClient
 
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # PBKDF2 at production strength costs ~1 s per user made; these tests are
-    # about keys, not password storage.
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-
 
 @pytest.fixture
 def dashboard(user):

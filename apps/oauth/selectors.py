@@ -4,7 +4,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from apps.core.ids import digest
+from apps.core.ids import digest, looks_like
 
 from .models import AccessToken, Application, ConsentTransaction, Grant, RefreshToken
 
@@ -71,7 +71,7 @@ def redirect_uri_allowed(application: Application, uri: str | None) -> bool:
 
 
 def transaction_get(*, transaction_id: str) -> ConsentTransaction | None:
-    if not transaction_id or not transaction_id.startswith("otx_") or len(transaction_id) > 32:
+    if not looks_like(transaction_id or "", "otx_", 24):
         return None
     return ConsentTransaction.objects.select_related("application").filter(pk=transaction_id).first()
 

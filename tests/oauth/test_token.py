@@ -445,3 +445,10 @@ def test_refresh_is_audited_as_the_client(app, tokens, user):
     newer = response.json()["refresh_token"]
     oauth_error(refresh(Client(), app, newer, scope="webhooks:manage"), "invalid_scope")
     assert AuditEvent.objects.filter(event_type=EventType.OAUTH_TOKEN_REFRESHED).count() == 1
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "\x01", "x\x7f"])
+def test_control_characters_are_invalid_request(app, issued, bad):
+    code, verifier = issued
+    oauth_error(exchange(Client(), app, code, verifier, client_id=bad), "invalid_request")
+    assert exchange(Client(), app, code, verifier).status_code == 200

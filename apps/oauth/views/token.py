@@ -6,6 +6,7 @@ code or token never travels where logs and referrers keep it.
 
 import json
 import logging
+import re
 
 from django.db import transaction
 from django.http import HttpResponse
@@ -23,6 +24,7 @@ from ..errors import oauth_error
 log = logging.getLogger(__name__)
 
 FORM = "application/x-www-form-urlencoded"
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 REQUIRED = {
     "authorization_code": ("code", "code_verifier", "client_id", "redirect_uri", "resource"),
     "refresh_token": ("refresh_token", "client_id"),
@@ -39,6 +41,9 @@ def _form_problem(request):
     # Django refuses any other charset with a bare HTML 400 when POST is read (RFC 1866).
     if request.encoding and request.encoding.lower() != "utf-8":
         return f"The body must be {FORM} in UTF-8."
+    # No OAuth parameter holds a control character, and PostgreSQL refuses NUL in text.
+    if any(CONTROL.search(key + "".join(values)) for key, values in request.POST.lists()):
+        return "Parameters must not contain control characters."
     return None
 
 

@@ -192,7 +192,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": BASE_URL}],
-    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess"],
+    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess", "apps.apikeys.openapi.postprocess"],
     # Our header versioning is not one spectacular knows; the document is unversioned.
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }

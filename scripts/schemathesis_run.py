@@ -2,11 +2,13 @@
 
 Starts gunicorn on a free loopback port against the given PostgreSQL/Redis,
 creates an account with a live API key and a signed-in dashboard session, and
-runs every default check with a bounded number of examples. The key
-authenticates /v1/me; the session cookie and CSRF header let the fuzzer reach
-the session-only /v1/api-keys endpoints too.
+runs every check with a bounded number of examples. The key authenticates
+/v1/me; the session cookie and CSRF header let the fuzzer reach the
+session-only /v1/api-keys endpoints too (both given through the auth provider
+of scripts/schemathesis_hooks.py).
 """
 
+import json
 import os
 import re
 import secrets
@@ -30,9 +32,10 @@ def free_port() -> int:
 
 
 def manage(env, *args) -> str:
-    return subprocess.run(
-        [PY, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    ).stdout
+    done = subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"manage.py {' '.join(args[:1])} failed:\n{done.stderr}")
+    return done.stdout
 
 
 def fresh_database(url: str) -> None:
@@ -60,6 +63,24 @@ def sign_in(base: str, email: str, password: str) -> tuple[str, str]:
     opener.open(urllib.request.Request(f"{base}/login", data=data, headers={"Referer": f"{base}/login"}))
     cookies = {c.name: c.value for c in jar}
     return cookies["sessionid"], cookies["csrftoken"]
+
+
+def cursor_keys(base: str, session: str, csrf: str) -> list[str]:
+    """Ids of a few keys made through the session: real objects of the list for its cursors."""
+    ids = []
+    for n in range(3):
+        request = urllib.request.Request(
+            f"{base}/v1/api-keys",
+            data=json.dumps({"name": f"cursor {n}", "scopes": ["rates:read"]}).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": f"sessionid={session}; csrftoken={csrf}",
+                "X-CSRFToken": csrf,
+                "Referer": f"{base}/settings/api-keys",
+            },
+        )
+        ids.append(json.load(urllib.request.urlopen(request))["id"])
+    return ids
 
 
 def main() -> int:
@@ -117,18 +138,22 @@ def main() -> int:
             "--max-examples",
             os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "50"),
             "--header",
-            f"Authorization: Bearer {key}",
-            "--header",
-            f"Cookie: sessionid={session}; csrftoken={csrf}",
-            "--header",
-            f"X-CSRFToken: {csrf}",
-            "--header",
             f"Referer: {base}/settings/api-keys",
             "--seed",
             os.environ.get("SCHEMATHESIS_SEED", "1"),
             "--no-color",
         ]
-        return subprocess.run(command, cwd=ROOT, env=env).returncode
+        # The credentials go through an auth provider (scripts/schemathesis_hooks.py).
+        hooks_env = {
+            **env,
+            "SCHEMATHESIS_HOOKS": "scripts.schemathesis_hooks",
+            "PYTHONPATH": str(ROOT),
+            "ST_API_KEY": key,
+            "ST_SESSION": session,
+            "ST_CSRF": csrf,
+            "ST_KEY_IDS": ",".join(cursor_keys(base, session, csrf)),
+        }
+        return subprocess.run(command, cwd=ROOT, env=hooks_env).returncode
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -202,6 +202,10 @@ class IdempotentMixin:
     idempotency_key_required = False
     idempotency_redacted_fields: tuple[str, ...] = ()
 
+    def _idempotency_handles(self, method: str) -> bool:
+        # A method the view does not serve is 405 method_not_allowed, whatever its key.
+        return method.lower() in self.http_method_names and hasattr(self, method.lower())
+
     def initial(self, request, *args, **kwargs):
         self._idempotency_claim = None
         if request.method in METHODS and HEADER in request._request.META:
@@ -209,7 +213,7 @@ class IdempotentMixin:
             # form body from the stream; the fingerprint needs the raw bytes.
             request._request.body  # noqa: B018
         super().initial(request, *args, **kwargs)
-        if request.method not in METHODS:
+        if request.method not in METHODS or not self._idempotency_handles(request.method):
             return
         key = parse_key(request._request)
         if key is None:

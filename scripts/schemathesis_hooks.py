@@ -1,0 +1,57 @@
+"""schemathesis hooks for scripts/schemathesis_run.py: credentials as an auth provider.
+
+Given as an auth provider (not as fixed -H headers) so that schemathesis knows
+them: when it leaves a security parameter out on purpose (a negative case, or the
+ignored-auth check) the credential really is absent and a 401 is expected. Key
+endpoints take the dashboard session (cookie plus the CSRF cookie and header);
+every other operation takes the API key as a bearer token.
+"""
+
+import ipaddress
+import os
+
+import schemathesis
+from hypothesis import strategies as st
+
+
+@schemathesis.auth()
+class ServiceCredentials:
+    def get(self, case, ctx):
+        return {
+            "key": os.environ["ST_API_KEY"],
+            "session": os.environ["ST_SESSION"],
+            "csrf": os.environ["ST_CSRF"],
+        }
+
+    def set(self, case, data, ctx):
+        if case.operation.path.startswith("/v1/api-keys"):
+            case.cookies = {**(case.cookies or {}), "sessionid": data["session"], "csrftoken": data["csrf"]}
+            case.headers = {**(case.headers or {}), "X-CSRFToken": data["csrf"]}
+        else:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data['key']}"}
+
+
+# Formats named by the document (apps/apikeys/openapi.py) for rules no schema can
+# state. A cursor must be the id of one of the caller's keys (SPEC 7.2
+# invalid_cursor): draw from real ids of the fuzzed account. A CIDR range may not
+# have host bits set: build ranges from an address and a prefix length.
+schemathesis.openapi.format(
+    "api-key-id", st.sampled_from([i for i in os.environ.get("ST_KEY_IDS", "").split(",") if i] or ["key_0"])
+)
+schemathesis.openapi.format(
+    "ip-network",
+    st.one_of(
+        st.builds(
+            lambda a, n: str(ipaddress.ip_network(f"{a}/{n}", strict=False)), st.ip_addresses(v=4), st.integers(0, 32)
+        ),
+        st.builds(
+            lambda a, n: str(ipaddress.ip_network(f"{a}/{n}", strict=False)), st.ip_addresses(v=6), st.integers(0, 128)
+        ),
+    ),
+)
+
+
+@schemathesis.hook
+def filter_query(ctx, query):
+    """SPEC 4: at most one of starting_after and ending_before (an OpenAPI document cannot say so)."""
+    return not (query and "starting_after" in query and "ending_before" in query)

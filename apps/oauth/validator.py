@@ -52,7 +52,9 @@ class Validator(OAuth2Validator):
         return False  # every client is public (SPEC 2.5)
 
     def authenticate_client_id(self, client_id, request, *args, **kwargs):
-        application = Application.objects.filter(client_id=client_id).first() if client_id else None
+        # Client ids are printable; a NUL must not reach the query (PostgreSQL refuses it).
+        known = client_id and client_id.isprintable()
+        application = Application.objects.filter(client_id=client_id).first() if known else None
         request.client = (
             application if application is not None and not application.is_disabled else UnknownClient(client_id)
         )

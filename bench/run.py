@@ -107,7 +107,9 @@ def wait_ready(url: str, timeout: float = 30) -> None:
 
 @contextmanager
 def process(cmd: list[str], env: dict, ready_url: str):
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # Logs go to a file: an unread pipe fills up and stalls the server mid-run.
+    log = open(Path(tempfile.gettempdir()) / f"bench-{Path(cmd[2]).name}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
         wait_ready(ready_url)
         time.sleep(2)  # multi-worker servers accept before every worker is serving
@@ -118,6 +120,7 @@ def process(cmd: list[str], env: dict, ready_url: str):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
 
 
 def service_env(workdir: Path) -> dict:
@@ -160,14 +163,20 @@ def lines_file(workdir: Path, name: str, rows: list[str]) -> Path:
     return path
 
 
-def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None = None) -> Result:
+def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None = None, quiet=False) -> Result:
     for _ in range(rounds or args.rounds):
         out = wrk(lines, url, duration=args.duration, connections=args.connections, threads=args.threads)
         rps, p50, p99, errors = parse_wrk(out, args.duration)
+        if errors or not rps:
+            print(f"{result.name}: {errors} failed requests\n{out}", file=sys.stderr)
         result.rps.append(rps)
         result.p50.append(p50)
         result.p99.append(p99)
         result.errors.append(errors)
+    return result if quiet else report_case(result)
+
+
+def report_case(result: Result) -> Result:
     print(
         f"{result.name:<40} {result.median_rps:>9.0f} req/s  p50 {result.median_p50:>7.2f} ms  "
         f"p99 {result.median_p99:>7.2f} ms  errors {sum(result.errors)}",
@@ -222,14 +231,18 @@ def main() -> int:
         results["me_key"] = run_case(Result("GET /v1/me, API key"), key_lines, BASE, args)
         results["me_oauth"] = run_case(Result("GET /v1/me, OAuth access token"), oauth_lines, BASE, args)
         results["mcp"] = run_case(Result("/mcp tools/call svc_whoami"), mcp_lines, BASE, args)
+        # Refresh tokens and codes are single use (codes live 60 s): mint a fresh
+        # set right before each round, more than a round can spend.
         estimate = int(max(2000, 600 * args.duration))
-        setup("refresh", estimate * args.rounds, workdir, env)
-        results["refresh"] = run_case(Result("POST /oauth/token refresh"), workdir / "refresh.lines", BASE, args)
-        codes = Result("POST /oauth/token authorization_code")
-        for _ in range(args.rounds):  # codes live 60 s: mint right before each round
-            setup("codes", estimate, workdir, env)
-            run_case(codes, workdir / "codes.lines", BASE, args, rounds=1)
-        results["code"] = codes
+        for key, kind, name in (
+            ("refresh", "refresh", "POST /oauth/token refresh"),
+            ("code", "codes", "POST /oauth/token authorization_code"),
+        ):
+            result = Result(name)
+            for _ in range(args.rounds):
+                setup(kind, estimate, workdir, env)
+                run_case(result, workdir / f"{kind}.lines", BASE, args, rounds=1, quiet=True)
+            results[key] = report_case(result)
 
     peer_env = {**os.environ}
     uvicorn = [

@@ -7,59 +7,16 @@ secret dead).
 """
 
 import json
-import os
 import re
-import shutil
 import urllib.error
 import urllib.request
 
 import pytest
-from django.db import connections
-from django.test.testcases import LiveServerThread, _StaticFilesHandler
-from django.test.utils import override_settings
 
+from tests.browser import launch_chromium, require_browser
 from tests.factories import PASSWORD, UserFactory
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _require_browser():
-    missing = None
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing = "playwright is not installed"
-    if missing is None and not os.path.exists(CHROMIUM):
-        missing = f"no Chromium at {CHROMIUM}"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"{missing}; CI must run the browser tests")
-        pytest.skip(missing)
-
-
-@pytest.fixture
-def service():
-    """The service in a thread on a free 127.0.0.1 port, BASE_URL/APP_URL pointing at it."""
-    overrides = {}
-    for conn in connections.all():
-        if conn.vendor == "sqlite" and conn.is_in_memory_db():
-            overrides[conn.alias] = conn
-            conn.inc_thread_sharing()
-    thread = LiveServerThread("127.0.0.1", _StaticFilesHandler, connections_override=overrides, port=0)
-    thread.daemon = True
-    thread.start()
-    thread.is_ready.wait()
-    if thread.error:
-        raise thread.error
-    base = f"http://127.0.0.1:{thread.port}"
-    with override_settings(BASE_URL=base, APP_URL=base, ALLOWED_HOSTS=["127.0.0.1", "testserver"]):
-        yield base
-    thread.terminate()
-    for conn in overrides.values():
-        conn.dec_thread_sharing()
 
 
 def me_status(base: str, secret: str) -> int:
@@ -73,12 +30,12 @@ def me_status(base: str, secret: str) -> int:
 
 
 def test_create_copy_use_rotate_and_revoke_on_the_screen(service):
-    _require_browser()
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     user = UserFactory(email="katherine@example.com", display_name="Katherine Johnson")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = launch_chromium(pw)
         try:
             context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
             page = context.new_page()
@@ -149,12 +106,12 @@ def listed(page) -> list[str]:
 
 
 def test_a_create_whose_response_was_lost_is_retried_without_a_second_key(service):
-    _require_browser()
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     user = UserFactory(email="dorothy@example.com")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page()
             page.goto(f"{service}/login?next=/settings/api-keys")

@@ -5,49 +5,19 @@ Signs in, sees the consent page, allows, and lands on the client's redirect
 URI with code, state and iss; the code is then exchanged for tokens.
 """
 
-import os
 import re
-import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlencode
 
 import pytest
-from django.db import connections
 from django.test import Client
-from django.test.testcases import LiveServerThread, _StaticFilesHandler
-from django.test.utils import override_settings
 
+from tests.browser import launch_chromium, require_browser
 from tests.factories import PASSWORD, UserFactory
 from tests.oauth.helpers import exchange, make_client, pkce, query
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _require_browser():
-    missing = None
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing = "playwright is not installed"
-    if missing is None and not os.path.exists(CHROMIUM):
-        missing = f"no Chromium at {CHROMIUM}"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"{missing}; CI must run the browser test (.ci/run installs chromium)")
-        pytest.skip(missing)
 
 
 class _Callback(BaseHTTPRequestHandler):
@@ -74,30 +44,8 @@ def client_callback():
     server.server_close()
 
 
-@pytest.fixture
-def service():
-    """The service in a thread on a free 127.0.0.1 port, with BASE_URL/APP_URL pointing at it."""
-    overrides = {}
-    for conn in connections.all():
-        if conn.vendor == "sqlite" and conn.is_in_memory_db():
-            overrides[conn.alias] = conn
-            conn.inc_thread_sharing()  # the in-memory database is shared with the server thread
-    thread = LiveServerThread("127.0.0.1", _StaticFilesHandler, connections_override=overrides, port=0)
-    thread.daemon = True
-    thread.start()
-    thread.is_ready.wait()
-    if thread.error:
-        raise thread.error
-    base = f"http://127.0.0.1:{thread.port}"
-    with override_settings(BASE_URL=base, APP_URL=base, ALLOWED_HOSTS=["127.0.0.1", "testserver"]):
-        yield base
-    thread.terminate()
-    for conn in overrides.values():
-        conn.dec_thread_sharing()
-
-
 def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback):
-    _require_browser()
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     user = UserFactory(email="grace@example.com", display_name="Grace Hopper")
@@ -115,7 +63,7 @@ def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback):
     }
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page()
             page.goto(f"{service}/oauth/authorize?{urlencode(params)}")

@@ -7,7 +7,6 @@ addresses by a stand-in for ``socket.getaddrinfo``, which also counts lookups.
 """
 
 import contextlib
-import datetime as dt
 import ipaddress
 import json
 import socket
@@ -18,15 +17,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from django.test import Client
 from django.utils import timezone
 from oauth2_provider.cimd import CIMDError
 
 from apps.oauth.client_metadata import ClientMetadataFetcher, client_get_by_metadata_url
 from apps.oauth.models import Application
+from tests import tls
 from tests.oauth.helpers import authorize_params, decide, exchange, pkce, query, signed_in, start
 
 FIXTURE_HOSTS = ("client.example.test", "rebind.example.test")
@@ -36,63 +33,14 @@ PATH = "/oauth/client.json"
 # --- certificates ---------------------------------------------------------------------------
 
 
-def _name(common_name):
-    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
-
-
 def make_certificates(directory):
-    now = dt.datetime.now(dt.UTC)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_cert = (
-        x509.CertificateBuilder()
-        .subject_name(_name("CIMD test CA"))
-        .issuer_name(_name("CIMD test CA"))
-        .public_key(ca_key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + dt.timedelta(days=1))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                key_cert_sign=True,
-                crl_sign=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
-        .sign(ca_key, hashes.SHA256())
+    """A CA and a certificate for the fixture hosts (DNS names, resolved by the test)."""
+    return tls.make_certificates(
+        directory,
+        ca_name="CIMD test CA",
+        common_name=FIXTURE_HOSTS[0],
+        alt_names=[x509.DNSName(h) for h in FIXTURE_HOSTS],
     )
-    key = ec.generate_private_key(ec.SECP256R1())
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(_name(FIXTURE_HOSTS[0]))
-        .issuer_name(ca_cert.subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + dt.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(h) for h in FIXTURE_HOSTS]), critical=False)
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-        .sign(ca_key, hashes.SHA256())
-    )
-    ca_file = directory / "ca.pem"
-    ca_file.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
-    cert_file = directory / "server.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file = directory / "server.key"
-    key_file.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    return ca_file, cert_file, key_file
 
 
 # --- the fixture server ------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import logging
 import re
 import socket
 import ssl
+import threading
 import time
 from datetime import timedelta
 
@@ -132,10 +133,18 @@ class ClientMetadataFetcher(SafeMetadataFetcher):
             )
             try:
                 response = pool.urlopen("GET", path, headers=headers, redirect=False, preload_content=False)
+                # urllib3's timeouts restart with every chunk read, so a server that
+                # trickles its body byte by byte could hold this worker for hours;
+                # a watchdog shuts the socket when the whole-fetch deadline passes.
+                watchdog = threading.Timer(max(deadline - time.monotonic(), 0), response.shutdown)
+                watchdog.start()
                 try:
                     data, max_age = self._read_document(response)
                 finally:
+                    watchdog.cancel()
                     response.release_conn()
+                if time.monotonic() >= deadline:
+                    raise CIMDError("client_id document was not received within the fetch deadline")
                 # Validated here, not only by our resolver: DOT's validator calls fetchers too.
                 client_metadata_document_validate(client_id=client_id, data=data)
                 return data, max_age

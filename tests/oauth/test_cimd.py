@@ -47,11 +47,12 @@ def make_certificates(directory):
 
 
 class Route:
-    def __init__(self, status=200, body=b"", headers=None, delay=0.0, content_length=True):
+    def __init__(self, status=200, body=b"", headers=None, delay=0.0, content_length=True, trickle=0.0):
         self.status = status
         self.body = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.headers = {"Content-Type": "application/json", **(headers or {})}
         self.delay = delay
+        self.trickle = trickle  # seconds between body bytes
         self.content_length = content_length
 
 
@@ -86,7 +87,12 @@ def _handler(fixture):
                 self.send_header("Content-Length", str(len(route.body)))
             self.end_headers()
             with contextlib.suppress(OSError):
-                self.wfile.write(route.body)
+                if not route.trickle:
+                    self.wfile.write(route.body)
+                for byte in route.body if route.trickle else b"":
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(route.trickle)
 
         def log_message(self, *args):
             pass
@@ -329,6 +335,15 @@ class TestTransport:
         settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_FETCH_TIMEOUT_SECONDS": 0.5}
         url = cimd.url()
         cimd.serve(PATH, Route(200, document(url), delay=2))
+        started = time.monotonic()
+        assert client_get_by_metadata_url(url, None) is None
+        assert time.monotonic() - started < 1.5
+
+    def test_body_trickled_byte_by_byte_is_cut_at_the_deadline(self, cimd, settings):
+        # Each byte arrives well within a per-read timeout; only a whole-fetch deadline stops it.
+        settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_FETCH_TIMEOUT_SECONDS": 0.5}
+        url = cimd.url()
+        cimd.serve(PATH, Route(200, document(url), trickle=0.2))
         started = time.monotonic()
         assert client_get_by_metadata_url(url, None) is None
         assert time.monotonic() - started < 1.5

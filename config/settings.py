@@ -65,6 +65,9 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
+    # First, so that its `changepassword` (which also revokes every token and key)
+    # takes precedence over django.contrib.auth's; it ships no templates.
+    "apps.accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -75,7 +78,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "apps.core",
-    "apps.accounts",
     "apps.apikeys",
     "apps.api_v1",
     "oauth2_provider",

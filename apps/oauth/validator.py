@@ -107,8 +107,10 @@ class Validator(OAuth2Validator):
             .order_by("revoked")
             .first()
         )
-        if refresh is None or refresh.application_id != client.pk:
+        if refresh is None:
             return False
+        # Reuse is judged before the client: a rotated token is a stolen copy
+        # whichever client id comes with it, so its family falls at once.
         if refresh.revoked is not None:
             if refresh_revoked_by_user(refresh=refresh):  # not a theft signal: the user revoked it
                 raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
@@ -117,8 +119,11 @@ class Validator(OAuth2Validator):
             raise errors.InvalidGrantError(
                 description="The refresh token was already used; the grant has been revoked.", request=request
             )
+        if refresh.application_id != client.pk:
+            return False
         now = timezone.now()
-        if (refresh.expires is not None and refresh.expires <= now) or not refresh.user.is_active:
+        # A row without an expiry (only possible by hand) never outlives the 14/30-day limits.
+        if refresh.expires is None or refresh.expires <= now or not refresh.user.is_active:
             return False
         request.refresh_token_instance = refresh
         request.user = refresh.user

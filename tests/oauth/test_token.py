@@ -318,6 +318,19 @@ def test_rotated_token_presented_again_revokes_the_family(app, tokens):
     assert me.status_code == 401
 
 
+def test_rotated_token_presented_by_another_client_revokes_the_family(app, tokens):
+    # SPEC 3.3: a rotated token presented again revokes the whole family, whoever presents it.
+    newer = refresh(Client(), app, tokens["refresh_token"]).json()
+    oauth_error(refresh(Client(), make_client(), tokens["refresh_token"]), "invalid_grant")
+    assert not RefreshToken.objects.filter(revoked__isnull=True).exists()
+    oauth_error(refresh(Client(), app, newer["refresh_token"]), "invalid_grant")
+
+
+def test_refresh_token_row_without_expiry_is_refused(app, tokens):
+    RefreshToken.objects.update(expires=None)
+    oauth_error(refresh(Client(), app, tokens["refresh_token"]), "invalid_grant")
+
+
 @pytest.mark.parametrize("field", ["refresh_token", "client_id", "grant_type"])
 def test_refresh_missing_field(app, tokens, field):
     oauth_error(refresh(Client(), app, tokens["refresh_token"], **{field: None}), "invalid_request")

@@ -4,15 +4,12 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from apps.core.errors import ApiError
+from apps.core.timefmt import unix_seconds
 from apps.oauth.scopes import ALL_SCOPES
 
 from .models import ApiKey
 
 CREATE_FIELDS = ("name", "scopes", "expires_in_days", "ip_allowlist", "livemode")
-
-
-def unix(value) -> int | None:
-    return None if value is None else int(value.timestamp())
 
 
 class ApiKeySerializer(serializers.Serializer):
@@ -42,10 +39,10 @@ class ApiKeySerializer(serializers.Serializer):
             "redacted": key.redacted,
             "ip_allowlist": list(key.ip_allowlist),
             "status": key.status_at(now),
-            "created": unix(key.created),
-            "expires_at": unix(key.expires_at),
-            "revoked_at": unix(key.revoked_at),
-            "last_used_at": unix(key.last_used_at),
+            "created": unix_seconds(key.created),
+            "expires_at": unix_seconds(key.expires_at),
+            "revoked_at": unix_seconds(key.revoked_at),
+            "last_used_at": unix_seconds(key.last_used_at),
         }
 
 

@@ -15,6 +15,7 @@ from apps.api_v1.credentials import invalid_token
 from apps.core.envelope import error_response
 from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
+from apps.core.timefmt import unix_seconds
 
 from .selectors import Connection, connection_list
 from .services import connection_revoke
@@ -25,10 +26,6 @@ ALLOWED = ("GET", "DELETE")
 
 def sign_in_message() -> str:
     return f"Sign in to your account at {settings.APP_URL}/login to manage connected apps."
-
-
-def _unix(value) -> int | None:
-    return int(value.timestamp()) if value is not None else None
 
 
 def connection_payload(connection: Connection) -> dict:
@@ -42,8 +39,8 @@ def connection_payload(connection: Connection) -> dict:
         "scopes": connection.scope_details,
         "resources": connection.resources,
         "disabled": application.is_disabled,
-        "first_authorized": _unix(connection.first_authorized),
-        "last_used": _unix(connection.last_used),
+        "first_authorized": unix_seconds(connection.first_authorized),
+        "last_used": unix_seconds(connection.last_used),
     }
 
 

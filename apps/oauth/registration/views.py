@@ -14,6 +14,7 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.core.timefmt import unix_seconds
 from apps.oauth.errors import oauth_error
 
 from .metadata import INVALID_CLIENT_METADATA, ClientMetadataError, client_metadata_validate
@@ -27,7 +28,7 @@ def registration_record(client, metadata) -> dict:
     """The registration record of SPEC 2.5; fields the client sent are echoed."""
     record = {
         "client_id": client.client_id,
-        "client_id_issued_at": int(client.created.timestamp()),
+        "client_id_issued_at": unix_seconds(client.created),
         "redirect_uris": list(metadata.redirect_uris),
         "token_endpoint_auth_method": "none",
         "grant_types": list(metadata.grant_types),

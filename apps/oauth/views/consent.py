@@ -22,6 +22,7 @@ from apps.core.envelope import error_response
 from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
 from apps.core.ids import digest
+from apps.core.timefmt import unix_seconds
 
 from ..models import ConsentTransaction
 from ..scopes import SCOPES, SENSITIVE_SCOPES
@@ -70,7 +71,7 @@ def transaction_payload(txn: ConsentTransaction) -> dict:
         ],
         "confirmation_required": confirmation_required(txn),
         "resource": txn.resource,
-        "expires_at": int(txn.expires_at.timestamp()),
+        "expires_at": unix_seconds(txn.expires_at),
     }
 
 

@@ -3,6 +3,9 @@
 Each hook returns ``None`` to let the request through, or an HttpResponse
 (429/503 ``temporarily_unavailable`` with ``Retry-After``) to answer instead.
 They are called before any grant work, so a backed-off source costs nothing.
+The grant-family hook is the exception: the validator calls it once the
+refresh token's row is read (its family is on that row), before any check or
+write, and it raises ``Refused`` since oauthlib's callbacks cannot answer.
 
 The per-IP budgets of /oauth/token, /oauth/revoke and /oauth/authorize (flood
 guard, failed-exchange back-off, 30/min authorize) are applied by
@@ -28,9 +31,28 @@ def before_authorize_request(request):
     return None
 
 
-def before_grant_family_refresh(request, *, family) -> object | None:
-    """Successful token requests per grant family: 10/min (SPEC 8.3)."""
-    return limits.grant_family_response(request, family_id=family)
+class Refused(Exception):
+    """A hook called inside the exchange refused the request; the view answers ``response``.
+
+    oauthlib calls the validator, which cannot return a response, so this is
+    raised instead; the view's transaction then rolls back whatever was read or locked.
+    """
+
+    def __init__(self, response):
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def before_grant_family_refresh(*, family) -> None:
+    """Successful token requests per grant family: 10/min (SPEC 8.3).
+
+    Called by the validator as soon as the presented refresh token's row is
+    read (the same statement the exchange needs anyway, so the family costs no
+    query of its own), before any other check or write. Raises Refused.
+    """
+    response = limits.grant_family_response(None, family_id=family)
+    if response is not None:
+        raise Refused(response)
 
 
 def token_exchange_failed(request, *, client_id: str | None) -> None:
@@ -39,5 +61,5 @@ def token_exchange_failed(request, *, client_id: str | None) -> None:
 
 
 def token_exchange_succeeded(request, *, client_id: str, family) -> None:
-    """A successful token request: feeds the per-client alert (the family is counted before the exchange)."""
+    """A successful token request: feeds the per-client alert (the family was counted before any write)."""
     limits.exchange_succeeded(request, client_id=client_id)

@@ -232,13 +232,6 @@ def tokens_issue(
     refresh.save(force_insert=True)
 
 
-def refresh_family_of(refresh_token: str):
-    """The grant family of a presented refresh token (for the per-family budget), or None."""
-    return (
-        RefreshToken.objects.filter(token_checksum=digest(refresh_token)).values_list("token_family", flat=True).first()
-    )
-
-
 def token_revoke(*, token: str, client_id: str | None) -> None:
     """RFC 7009. Revoking a refresh token ends its whole grant family (and so its
     access tokens); revoking an access token ends that token. A client_id that

@@ -5,6 +5,10 @@ codes; here the code row is read once, locked (``SELECT ... FOR UPDATE``) for
 the rest of the exchange, and marked used rather than deleted, so a second
 redemption is seen and two concurrent ones cannot both mint tokens. The view
 wraps each token request in one transaction.
+
+The client is read in the same statement as the code or refresh token
+(joined), not looked up by the presented client id first: the credential names
+its client, so the presented id only has to equal that client's.
 """
 
 from django.utils import timezone
@@ -14,9 +18,9 @@ from oauthlib.oauth2.rfc6749 import errors
 
 from apps.core.ids import digest
 
-from . import services
+from . import ratelimit_hooks, services
 from .connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
-from .models import Application, Grant, RefreshToken
+from .models import Grant, RefreshToken
 from .scopes import ALL_SCOPES, SCOPES
 
 
@@ -31,9 +35,14 @@ class ScopesBackend(BaseScopes):
         return []
 
 
-class UnknownClient:
-    """Stands in for a client_id that names no client: the grant check then fails
-    with ``invalid_grant`` (SPEC 7.3 has no ``invalid_client`` at the token endpoint)."""
+class PresentedClient:
+    """The client a token request names, before its code or refresh token is read.
+
+    Only the presented id: ``validate_code`` and ``validate_refresh_token``
+    replace it with the credential's own client once that client carries this
+    id. An unknown or disabled client then fails the grant check with
+    ``invalid_grant`` (SPEC 7.3 has no ``invalid_client`` at the token endpoint).
+    """
 
     pk = None
     is_disabled = True
@@ -42,8 +51,14 @@ class UnknownClient:
         self.client_id = client_id
 
 
+def _issued_to(application, client) -> bool:
+    # Client ids are unique, so this is the same test as looking the presented id up and
+    # comparing keys, without the statement; a disabled client is as good as unknown.
+    return application.client_id == client.client_id and not application.is_disabled
+
+
 def _lock(queryset):
-    # Lock only the credential's row, not the joined user.
+    # Lock only the credential's row, not the joined user and client.
     return queryset.select_for_update(of=("self",))
 
 
@@ -52,12 +67,8 @@ class Validator(OAuth2Validator):
         return False  # every client is public (SPEC 2.5)
 
     def authenticate_client_id(self, client_id, request, *args, **kwargs):
-        # Client ids are printable; a NUL must not reach the query (PostgreSQL refuses it).
-        known = client_id and client_id.isprintable()
-        application = Application.objects.filter(client_id=client_id).first() if known else None
-        request.client = (
-            application if application is not None and not application.is_disabled else UnknownClient(client_id)
-        )
+        # No query: the code or refresh token's own client is read with it and compared then.
+        request.client = PresentedClient(client_id)
         return True
 
     def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
@@ -66,8 +77,8 @@ class Validator(OAuth2Validator):
     # -- authorization code -------------------------------------------------
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs):
-        grant = _lock(Grant.objects.select_related("user")).filter(code=digest(code)).first()
-        if grant is None or grant.application_id != client.pk:
+        grant = _lock(Grant.objects.select_related("user", "application")).filter(code=digest(code)).first()
+        if grant is None or not _issued_to(grant.application, client):
             return False
         if grant.used_at is not None:
             if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
@@ -76,6 +87,7 @@ class Validator(OAuth2Validator):
         if grant.is_expired() or not grant.user.is_active:
             return False
         request.grant = grant
+        request.client = grant.application
         request.user = grant.user
         request.scopes = grant.scope.split()
         return True
@@ -102,13 +114,16 @@ class Validator(OAuth2Validator):
 
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
         refresh = (
-            _lock(RefreshToken.objects.select_related("user"))
+            _lock(RefreshToken.objects.select_related("user", "application"))
             .filter(token_checksum=digest(refresh_token))
             .order_by("revoked")
             .first()
         )
         if refresh is None:
-            return False
+            return False  # an unknown token has no family to count; it is a failed exchange
+        # Counted for every known token, before any other check or write (SPEC 8.3);
+        # a refusal raises and the view's transaction rolls back (the row lock included).
+        ratelimit_hooks.before_grant_family_refresh(family=refresh.token_family)
         # Reuse is judged before the client: a rotated token is a stolen copy
         # whichever client id comes with it, so its family falls at once.
         if refresh.revoked is not None:
@@ -119,13 +134,14 @@ class Validator(OAuth2Validator):
             raise errors.InvalidGrantError(
                 description="The refresh token was already used; the grant has been revoked.", request=request
             )
-        if refresh.application_id != client.pk:
+        if not _issued_to(refresh.application, client):
             return False
         now = timezone.now()
         # A row without an expiry (only possible by hand) never outlives the 14/30-day limits.
         if refresh.expires is None or refresh.expires <= now or not refresh.user.is_active:
             return False
         request.refresh_token_instance = refresh
+        request.client = refresh.application
         request.user = refresh.user
         return True
 

@@ -8,13 +8,19 @@ applies them by path before the view runs.
 
 from . import services
 from .exceptions import LimiterUnavailable, RateLimited
+from .limiter import current_request
 from .middleware import render
 
 
 def grant_family_response(request, *, family_id) -> object | None:
-    """Count a refresh for its grant family; past 10 a minute, 429 for that family only."""
+    """Count a refresh for its grant family; past 10 a minute, 429 for that family only.
+
+    ``request`` may be None inside oauthlib (the validator): the request being served is used.
+    """
     if family_id is None:
         return None  # unknown refresh token: the exchange fails and is counted as a failure
+    if request is None:
+        request = current_request.get()
     try:
         services.ratelimit_grant_family(request=request, family_id=str(family_id))
     except (RateLimited, LimiterUnavailable) as error:

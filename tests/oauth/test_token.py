@@ -347,6 +347,20 @@ def test_refresh_with_another_client(app, tokens):
     assert RefreshToken.objects.get().revoked is None
 
 
+def test_refresh_with_an_unknown_client_id(app, tokens):
+    oauth_error(refresh(Client(), app, tokens["refresh_token"], client_id="dcr_nobody"), "invalid_grant")
+    assert RefreshToken.objects.get().revoked is None
+
+
+@pytest.mark.parametrize("odd", ["dcr_\u2028x", "dcr_\u200bx", "\u00a0"])
+def test_unprintable_client_id_is_an_unknown_client_for_both_grants(app, issued, tokens, odd):
+    # Not control characters (those are invalid_request), but no client id has them either.
+    code, verifier = issued
+    oauth_error(exchange(Client(), app, code, verifier, client_id=odd), "invalid_grant")
+    oauth_error(refresh(Client(), app, tokens["refresh_token"], client_id=odd), "invalid_grant")
+    assert exchange(Client(), app, code, verifier).status_code == 200
+
+
 def test_refresh_of_disabled_client(app, tokens):
     app.disabled_at = timezone.now()
     app.save()

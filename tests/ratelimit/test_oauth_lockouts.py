@@ -120,3 +120,70 @@ def test_reads_per_client_alert_never_blocks(api, store, monkeypatch, caplog):
     [line] = crossings(caplog)
     assert line["budget"] == "reads.client"
     assert line["key"] == "dcr_busy"
+
+
+def test_a_backed_off_source_is_refused_a_refresh_before_any_query(client, store, django_assert_num_queries):
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)
+    for _ in range(10):
+        assert bad_exchange(client, app).status_code == 400
+    with django_assert_num_queries(0):
+        denied = refresh(client, app, tokens["refresh_token"])
+    assert denied.status_code == 429
+    assert denied["RateLimit-Policy"] == "10;w=60"
+    assert refresh(Client(REMOTE_ADDR="198.51.100.9"), app, tokens["refresh_token"]).status_code == 200
+
+
+def test_a_refresh_refused_for_its_family_writes_nothing(store):
+    from apps.audit.models import AuditEvent
+    from apps.oauth.models import AccessToken, RefreshToken
+
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)
+    client = Client()
+    token = tokens["refresh_token"]
+    for _ in range(10):
+        token = refresh(client, app, token).json()["refresh_token"]
+    rows = (RefreshToken.objects.count(), AccessToken.objects.count(), AuditEvent.objects.count())
+    denied = refresh(client, app, token)
+    assert denied.status_code == 429
+    assert denied["Cache-Control"] == "no-store"
+    assert (RefreshToken.objects.count(), AccessToken.objects.count(), AuditEvent.objects.count()) == rows
+    assert RefreshToken.objects.filter(revoked__isnull=True).count() == 1
+    # Not a failed exchange either: the source is not nearer its back-off.
+    assert all(bad_exchange(client, app).status_code == 400 for _ in range(10))
+
+
+def test_the_family_budget_is_per_family_whatever_client_id_comes_with_it(store):
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)
+    client = Client()
+    # Each refresh of the family is counted, the failed ones too (they name a wrong client).
+    for _ in range(10):
+        assert refresh(client, app, tokens["refresh_token"], client_id="dcr_nobody").status_code == 400
+    denied = refresh(client, app, tokens["refresh_token"])
+    assert denied.status_code == 429
+    assert denied["RateLimit-Policy"] == "10;w=60"
+
+
+def test_limiter_down_at_the_family_check_is_503_and_does_no_grant_work(store, monkeypatch):
+    from apps.oauth.models import RefreshToken
+    from apps.ratelimit.stores.base import StoreUnavailable
+
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)
+    real = store.evaluate
+
+    def family_down(checks, **kwargs):
+        if any(c.budget is budgets.GRANT_FAMILY for c in checks):
+            raise StoreUnavailable("connection refused")
+        return real(checks, **kwargs)
+
+    monkeypatch.setattr(store, "evaluate", family_down)
+    response = refresh(Client(), app, tokens["refresh_token"])
+    assert response.status_code == 503
+    assert response.json()["error"] == "temporarily_unavailable"
+    assert response["Retry-After"] == "5"
+    assert RefreshToken.objects.filter(revoked__isnull=True).count() == 1
+    monkeypatch.setattr(store, "evaluate", real)
+    assert refresh(Client(), app, tokens["refresh_token"]).status_code == 200

@@ -76,26 +76,24 @@ class TokenView(OAuthLibMixin, View):
                 return oauth_error("invalid_request", f"{name} is required, once.")
         if grant_type == "refresh_token" and _single(request, "resource") is False:
             return oauth_error("invalid_request", "resource may be given once.")
-        if grant_type == "refresh_token":
-            family = services.refresh_family_of(request.POST["refresh_token"])
-            limited = ratelimit_hooks.before_grant_family_refresh(request, family=family)
-            if limited is not None:
-                return limited
 
         try:
+            # A refresh's grant-family budget is applied by the validator once the token's
+            # row is read, before any write; a refusal rolls this transaction back.
             with transaction.atomic():
                 _, headers, body, status = self.create_token_response(request)
+        except ratelimit_hooks.Refused as refused:
+            return refused.response
         except Exception as exc:
             if is_database_outage(exc):
                 raise  # DatabaseUnavailableMiddleware answers 503 temporarily_unavailable with Retry-After
             log.exception("token exchange failed")
             return oauth_error("server_error", "The exchange failed on the server.", status=500)
 
-        payload = json.loads(body)
         client_id = request.POST.get("client_id")
         if status == 200:
             ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
-        elif payload.get("error") == "invalid_grant" and not credential_revoked_by_user(
+        elif json.loads(body).get("error") == "invalid_grant" and not credential_revoked_by_user(
             # A known code or token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
             grant_type=grant_type,
             credential=request.POST[CREDENTIAL_FIELD[grant_type]],

@@ -185,6 +185,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "apps.api_v1.exceptions.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["apps.ratelimit.throttling.BudgetThrottle"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api_v1.negotiation.FastContentNegotiation",
 }
 
 SPECTACULAR_SETTINGS = {

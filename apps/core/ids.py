@@ -9,8 +9,15 @@ ID_LENGTH = 24
 SECRET_LENGTH = 43  # ~256 bits of base62
 
 
+_UNBIASED = 256 - 256 % len(BASE62)  # bytes at or above this would favour the first characters
+
+
 def random_base62(length: int) -> str:
-    return "".join(secrets.choice(BASE62) for _ in range(length))
+    """Uniform base62 from the OS's CSPRNG, one read for the whole string (not one per character)."""
+    chars: list[str] = []
+    while len(chars) < length:
+        chars += [BASE62[b % 62] for b in secrets.token_bytes(length + 8) if b < _UNBIASED]
+    return "".join(chars[:length])
 
 
 def new_id(prefix: str, length: int = ID_LENGTH) -> str:

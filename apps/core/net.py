@@ -1,5 +1,6 @@
 """The caller's address, trusting X-Forwarded-For only from configured proxies."""
 
+import functools
 import ipaddress
 
 from django.conf import settings
@@ -19,8 +20,18 @@ def client_ip(request) -> str:
 
 
 def _in_networks(address: str, networks: list[str]) -> bool:
+    return _in_parsed_networks(address, _parsed(tuple(networks)))
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(networks: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(n, strict=False) for n in networks)
+
+
+@functools.lru_cache(maxsize=4096)  # asked on every request; parsing an address is not free
+def _in_parsed_networks(address: str, networks: tuple) -> bool:
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
-    return any(ip in ipaddress.ip_network(n, strict=False) for n in networks)
+    return any(ip in network for network in networks)

@@ -11,7 +11,6 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import mcp_types as types
@@ -104,15 +103,20 @@ def tools_list() -> list[types.Tool]:
     return [spec.as_tool() for spec in sorted(TOOLS.values(), key=lambda s: s.name)]
 
 
-@cache
-def _validator(schema_json: str):
-    schema = json.loads(schema_json)
-    return validator_for(schema)(schema)
+_validators: dict[int, tuple[dict, Any]] = {}
+
+
+def _validator(schema: dict):
+    # Compiled once per schema object (a tool's schemas live as long as the process);
+    # compiling, or even serialising the schema to key a cache, costs more than validating.
+    known = _validators.get(id(schema))
+    if known is None or known[0] is not schema:
+        known = _validators[id(schema)] = (schema, validator_for(schema)(schema))
+    return known[1]
 
 
 def schema_errors(schema: dict, instance: Any) -> list:
-    # Compiled once per schema: compiling costs far more than validating.
-    return sorted(_validator(json.dumps(schema, sort_keys=True)).iter_errors(instance), key=str)
+    return sorted(_validator(schema).iter_errors(instance), key=str)
 
 
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:

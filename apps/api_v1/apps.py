@@ -7,4 +7,6 @@ class ApiV1Config(AppConfig):
     verbose_name = "API v1"
 
     def ready(self):
-        from . import openapi  # noqa: F401  registers the schema extensions
+        from . import credential_cache, openapi  # noqa: F401  openapi registers the schema extensions
+
+        credential_cache.connect_signals()

@@ -1,5 +1,7 @@
 from rest_framework.authentication import BaseAuthentication
 
+from apps.ratelimit.throttling import view_class
+
 from .credentials import bearer_from_header, invalid_token, resolve_bearer, www_authenticate
 
 RESOURCE_PATH = "v1"
@@ -19,7 +21,10 @@ class BearerAuthentication(BaseAuthentication):
             return None
         if not secret:
             raise invalid_token(RESOURCE_PATH)
-        principal = resolve_bearer(request._request, secret, resource_path=RESOURCE_PATH)
+        view = (getattr(request, "parser_context", None) or {}).get("view")
+        # The view's budgets ride on the credential lookup: one store round trip.
+        budget_class = view_class(request, view, bearer=True) if view is not None else None
+        principal = resolve_bearer(request._request, secret, resource_path=RESOURCE_PATH, budget_class=budget_class)
         return principal.user, principal
 
     def authenticate_header(self, request):

@@ -13,9 +13,11 @@ from apps.apikeys import ipallow
 from apps.apikeys.selectors import apikey_get_by_secret
 from apps.apikeys.services import apikey_mark_used
 from apps.core.errors import ApiError
+from apps.core.ids import looks_like
 from apps.core.net import client_ip
-from apps.ratelimit.services import ratelimit_bearer_failure
+from apps.ratelimit.services import ratelimit_bearer_failure, ratelimit_class
 
+from . import credential_cache
 from .principal import Principal
 
 INVALID_MESSAGE = "The access token is invalid, expired or revoked."
@@ -76,12 +78,40 @@ def register_resolver(prefix: str, resolver: Resolver) -> None:
     RESOLVERS[prefix] = resolver
 
 
-def resolve_bearer(request, secret: str, *, resource_path: str) -> Principal:
+def resolve_bearer(request, secret: str, *, resource_path: str, budget_class: str | None = None) -> Principal:
+    """The principal of a bearer secret; with ``budget_class``, that class's budgets are applied too.
+
+    Budgets applied here are marked on the request (``ratelimit_charged``) so
+    the view's throttle does not count the request twice. A well-formed secret
+    is first looked up in the credential cache, which applies the budgets in
+    the same store round trip; on a miss the database answers and the cache is
+    filled in the round trip that applies the budgets.
+    """
     try:
-        for prefix, resolver in RESOLVERS.items():
-            if secret.startswith(prefix):
-                return resolver(request, secret, resource_path=resource_path)
-        raise invalid_token(resource_path)
+        match = next(((p, r) for p, r in RESOLVERS.items() if secret.startswith(p)), None)
+        if match is None:
+            raise invalid_token(resource_path)
+        prefix, resolver = match
+        store, cached = None, None
+        if budget_class is not None and looks_like(secret, prefix):
+            store, cached = credential_cache.lookup(
+                request, secret, resource_path=resource_path, budget_class=budget_class
+            )
+            if isinstance(cached, Principal):
+                request.ratelimit_charged = budget_class
+                return cached
+        principal = resolver(request, secret, resource_path=resource_path)
+        if budget_class is None:
+            return principal
+        if store is None:
+            ratelimit_class(request=request, name=budget_class, principal=principal)
+        else:
+            credential_cache.charge_and_fill(
+                request, secret, store=store, miss=cached, principal=principal, resource_path=resource_path,
+                name=budget_class,
+            )  # fmt: skip
+        request.ratelimit_charged = budget_class
+        return principal
     except ApiError as error:
         if error.code != "invalid_token":
             raise

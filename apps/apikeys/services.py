@@ -146,7 +146,11 @@ def apikey_revoke(*, key: ApiKey) -> ApiKey:
 
 
 def apikey_revoke_all_for_user(*, user) -> int:
-    return ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    from apps.api_v1.credential_cache import invalidate_user
+
+    count = ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    invalidate_user(user.pk)  # a bulk update sends no signal
+    return count
 
 
 LAST_USED_GRANULARITY = timedelta(minutes=1)
@@ -159,3 +163,8 @@ def apikey_mark_used(*, key: ApiKey, now=None) -> None:
         return
     ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
     key.last_used_at = now
+
+
+def apikey_mark_used_by_id(*, key_id: str, now=None) -> None:
+    """Stamp last use of a cached key; the credential cache asks once a minute per key."""
+    ApiKey.objects.filter(pk=key_id).update(last_used_at=now or timezone.now())

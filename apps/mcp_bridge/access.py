@@ -19,6 +19,7 @@ from apps.core.errors import ApiError
 from apps.ratelimit.services import ratelimit_bearer_failure
 
 RESOURCE_PATH = "mcp"
+READS = "reads"
 API_KEY_MESSAGE = (
     "API keys work only with the REST API under /v1. Connect to MCP through OAuth: "
     "add this server in your assistant and sign in when asked."
@@ -42,7 +43,8 @@ def principal_for_request(request) -> Principal:
         # API keys, and a key's last-used stamp never moves for a refused call.
         # Still a credential that is no good here, so it spends the failed-bearer budget.
         raise refused(request, API_KEY_MESSAGE)
-    principal = resolve_bearer(request, secret, resource_path=RESOURCE_PATH)
+    # Every /mcp request counts against the reads budget (SPEC 8.1), applied with the lookup.
+    principal = resolve_bearer(request, secret, resource_path=RESOURCE_PATH, budget_class=READS)
     # The resolver is asked for "mcp" already; this holds even if a resolver forgets.
     if principal.kind != "oauth":
         raise refused(request, API_KEY_MESSAGE)

@@ -12,7 +12,6 @@ from apps.core.errors import ApiError
 
 from . import protocol
 from .access import principal_for_request
-from .limits import limit_reads
 
 BODY_CAP = 256 * 1024
 JSON_TYPES = ("application/json", "application/*", "*/*")
@@ -40,8 +39,8 @@ def serve(request):
             "The MCP endpoint takes POST only: it is stateless and opens no event stream.",
             headers={"Allow": "POST"},
         )
+    # The reads budget (SPEC 8.1) is applied with the credential lookup: one store round trip.
     principal = principal_for_request(request)
-    limit_reads(request, principal)
     check_media_types(request)
     reply = protocol.handle(
         body=read_body(request),

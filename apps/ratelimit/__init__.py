@@ -4,8 +4,12 @@ Budgets: ``budgets.py`` (the one table). Arithmetic: ``gcra.py``, mirrored by
 the Redis Lua script; stores behind ``stores.base.Store``. Public calls, one
 store round trip each, in ``services.py``:
 
-- ``ratelimit_reads(request=, principal=)``: the /mcp view calls it once per
-  request after authentication (DRF /v1 views get it from BudgetThrottle).
+- ``ratelimit_reads(request=, principal=)``: the reads budget of a principal.
+  Bearer requests (/v1 and /mcp) get their class applied with the credential
+  lookup instead (apps/api_v1/credentials.resolve_bearer): one round trip that
+  finds a cached credential and applies its budgets (``credential_store``,
+  ``ratelimit_cached_credential``, ``ratelimit_class_and_cache``); other DRF
+  views get theirs from BudgetThrottle.
 - ``ratelimit_key_management(request=, user=)``: /v1/api-keys (automatic for
   DRF views under that path).
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise

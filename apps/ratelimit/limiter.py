@@ -5,7 +5,9 @@ the SPEC 8.4 headers. Decisions are kept on the request (``ratelimit_decision``)
 and written onto the response by RateLimitMiddleware, whatever its status.
 """
 
+import contextlib
 import contextvars
+import functools
 import hashlib
 import ipaddress
 import json
@@ -69,7 +71,11 @@ class Decision:
 
 def source_key(request) -> str:
     """The caller's address; IPv6 callers are keyed by their /64 (one subscriber's allocation)."""
-    raw = client_ip(request)
+    return _source_key(client_ip(request))
+
+
+@functools.lru_cache(maxsize=4096)  # asked several times a request; parsing an address is not free
+def _source_key(raw: str) -> str:
     try:
         ip = ipaddress.ip_address(raw)
     except ValueError:
@@ -114,6 +120,20 @@ def enabled() -> bool:
     return bool(conf.get("ENABLED"))
 
 
+@contextlib.contextmanager
+def store_call():
+    """Fail closed: a store that cannot answer is LimiterUnavailable (503), never a 500."""
+    try:
+        yield
+    except StoreUnavailable as exc:
+        logger.warning("rate limiter store unavailable: %s", exc)
+        raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
+    except ImportError:
+        # A store path that does not import (ratelimit.E001).
+        logger.exception("rate limiter store cannot be built")
+        raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
+
+
 def evaluate(request, checks: list[Check], *, record: bool = True) -> Decision | None:
     """Ask the store once; raise RateLimited or LimiterUnavailable; return the decision.
 
@@ -121,15 +141,13 @@ def evaluate(request, checks: list[Check], *, record: bool = True) -> Decision |
     """
     if not checks or not enabled():
         return None
-    try:
+    with store_call():
         now_ms, allowed, results = conf.get_store().evaluate(checks)
-    except StoreUnavailable as exc:
-        logger.warning("rate limiter store unavailable: %s", exc)
-        raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
-    except ImportError:
-        # A store path that does not import (ratelimit.E001): fail closed, never a 500.
-        logger.exception("rate limiter store cannot be built")
-        raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
+    return decide(request, checks, now_ms, allowed, results, record=record)
+
+
+def decide(request, checks, now_ms: int, allowed: bool, results, *, record: bool = True) -> Decision:
+    """The decision of a store's answer: logs crossed ceilings, keeps it for the headers, raises when denied."""
     decision = Decision(allowed, now_ms, tuple(checks), tuple(results))
     for check, result in zip(checks, results, strict=True):
         if result.crossed:

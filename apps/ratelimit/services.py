@@ -10,13 +10,26 @@ is kept on the request and RateLimitMiddleware writes its headers.
 RateLimitMiddleware (oauthlib validators do not see the Django request).
 """
 
+import json
 import logging
 
 from apps.core.errors import ApiError
 
 from . import budgets as table
+from . import conf
 from .exceptions import LimiterUnavailable, RateLimited
-from .limiter import Decision, build_checks, current_request, evaluate, subject_of
+from .limiter import (
+    Decision,
+    build_checks,
+    current_request,
+    decide,
+    enabled,
+    evaluate,
+    source_key,
+    store_call,
+    subject_of,
+)
+from .stores.base import CredentialMiss, StoreUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -111,3 +124,64 @@ def ratelimit_exchange_succeeded(*, client_id: str | None, request=None) -> None
         evaluate(request, checks, record=False)
     except LimiterUnavailable:
         logger.warning("successful token exchange not counted: rate limiter store unavailable")
+
+
+# --- Credentials cached in the store (apps/api_v1/credential_cache.py) -----------
+# A cached credential's payload carries its ``subject``: the principal, user and
+# client dimensions its budgets are keyed by.
+
+
+def credential_store():
+    """The store when it also caches credentials (shared by every process), else None."""
+    if not enabled():
+        return None
+    with store_call():
+        store = conf.get_store()
+    return store if store.supports_credential_cache else None
+
+
+def ratelimit_cached_credential(*, request, store, digest: str, audience: str, name: str):
+    """One round trip: the credential cached under ``digest`` and, when found, budget class ``name`` applied.
+
+    Returns a CredentialMiss (with the store time taken before the caller reads
+    the database) or ``(payload, stamped)``; raises RateLimited when a budget
+    refuses a found credential.
+    """
+    with store_call():
+        answer = store.credential_lookup(
+            digest=digest, audience=audience, ip=source_key(request), budgets=table.CLASSES[name]
+        )
+    if isinstance(answer, CredentialMiss):
+        return answer
+    payload = json.loads(answer.payload)
+    subject = {**payload["subject"], table.IP: source_key(request)}
+    checks = build_checks(table.CLASSES[name], subject)
+    decide(request, checks, answer.now_ms, answer.allowed, answer.results)
+    return payload, answer.stamped
+
+
+def ratelimit_class_and_cache(*, request, store, name: str, principal, miss: CredentialMiss, entry: dict):
+    """Budget class ``name`` for a credential just read from the database, caching it in the same round trip.
+
+    ``entry`` holds what credential_fill takes (digest, user_id, control,
+    payload, ttl_ms, used_key, used_ttl_ms); the store writes it only if no
+    revocation moved an epoch since ``miss`` was taken.
+    """
+    checks = build_checks(table.CLASSES[name], subject_of(request, principal=principal))
+    with store_call():
+        _, now_ms, allowed, results = store.credential_fill(miss_us=miss.miss_us, checks=checks, **entry)
+    return decide(request, checks, now_ms, allowed, results)
+
+
+def credential_cache_revoke(*, user_id: str | None) -> None:
+    """Kill the cached credentials of one user, or of everyone (``None``). Logs, never raises."""
+    try:
+        store = conf.get_store()
+    except ImportError:
+        return
+    if not store.supports_credential_cache:
+        return
+    try:
+        store.credential_revoke(user_id=user_id)
+    except StoreUnavailable as exc:
+        logger.error("cached credentials of %s not revoked: limiter store unavailable: %s", user_id or "everyone", exc)

@@ -17,14 +17,18 @@ UNSET = object()
 READ_METHODS = frozenset({"GET", "HEAD"})
 
 
-def view_class(request, view) -> str | None:
+def view_class(request, view, *, bearer: bool | None = None) -> str | None:
+    """The budget class of a request to ``view``; ``bearer`` says whether a bearer principal calls it
+    (by default, whether one has authenticated)."""
     name = getattr(view, "ratelimit_class", UNSET)
     if name is not UNSET:
         return name
     for prefix, cls in table.VIEW_PATH_CLASSES:
         if request.path == prefix or request.path.startswith(prefix + "/"):
             return cls
-    if isinstance(request.auth, Principal) and request.method in READ_METHODS:
+    if bearer is None:
+        bearer = isinstance(request.auth, Principal)
+    if bearer and request.method in READ_METHODS:
         return "reads"
     return None
 
@@ -32,8 +36,8 @@ def view_class(request, view) -> str | None:
 class BudgetThrottle(BaseThrottle):
     def allow_request(self, request, view):
         name = view_class(request, view)
-        if name is None:
-            return True
+        if name is None or getattr(request._request, "ratelimit_charged", None) == name:
+            return True  # none, or already applied with the bearer lookup (apps.api_v1.credentials)
         principal = request.auth if isinstance(request.auth, Principal) else None
         user = request.user if getattr(request.user, "is_authenticated", False) else None
         if principal is None and user is None:

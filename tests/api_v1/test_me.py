@@ -50,13 +50,20 @@ def test_live_key_has_live_prefix_and_long_random_part(api_key):
     assert len(secret) - len("sk_live_") >= 40
 
 
-def test_me_is_one_sql_statement(api, bearer, django_assert_num_queries):
+@pytest.fixture
+def uncached(settings):
+    """The in-process store caches no credential: every request reads the database
+    (tests/api_v1/test_credential_cache.py covers the shared store's cache, which needs none)."""
+    settings.RATELIMIT = {"STORE": "apps.ratelimit.stores.memory.MemoryStore"}
+
+
+def test_me_is_one_sql_statement(api, bearer, uncached, django_assert_num_queries):
     api.get("/v1/me", **bearer)  # first use stamps last_used_at
     with django_assert_num_queries(1):
         assert api.get("/v1/me", **bearer).status_code == 200
 
 
-def test_last_used_at_is_written_at_most_once_a_minute(api, api_key, bearer, django_assert_num_queries):
+def test_last_used_at_is_written_at_most_once_a_minute(api, api_key, bearer, uncached, django_assert_num_queries):
     key, _secret = api_key
     api.get("/v1/me", **bearer)
     key.refresh_from_db()

@@ -24,8 +24,16 @@ def outage(monkeypatch):
     return start, end
 
 
+@pytest.fixture
+def uncached(settings):
+    """Credentials are read from the database on every request (the in-process store
+    caches none); a credential served from the shared store's cache needs no database
+    (tests/api_v1/test_credential_cache.py)."""
+    settings.RATELIMIT = {"STORE": "apps.ratelimit.stores.memory.MemoryStore"}
+
+
 @pytest.mark.django_db(transaction=True)
-def test_v1_answers_503_then_recovers(api, bearer, outage):
+def test_v1_answers_503_then_recovers(api, bearer, outage, uncached):
     start, end = outage
     assert api.get("/v1/me", **bearer).status_code == 200
     start()
@@ -38,7 +46,7 @@ def test_v1_answers_503_then_recovers(api, bearer, outage):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_real_postgresql_unreachable(api, bearer):
+def test_real_postgresql_unreachable(api, bearer, uncached):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: points the live connection at a closed port")
     assert api.get("/v1/me", **bearer).status_code == 200
@@ -103,7 +111,7 @@ def _mcp_post(client, token):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_mcp_answers_503_envelope_then_recovers(user, oauth_app, outage):
+def test_mcp_answers_503_envelope_then_recovers(user, oauth_app, outage, uncached):
     from django.test import Client
 
     from tests.oauth.helpers import MCP, tokens_for

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from apps.api_v1.credential_cache import invalidate_user
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.errors import ApiError
@@ -45,6 +46,7 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
     codes = pending_codes.update(used_at=now)
     refresh = RefreshToken.objects.filter(**rows, revoked__isnull=True).update(revoked=now, updated=now)
     access = AccessToken.objects.filter(**rows, expires__gt=now).update(expires=now, updated=now)
+    invalidate_user(user.pk)  # a bulk update sends no signal; cached access tokens die with the rows
     return Revoked(
         codes=codes,
         refresh_tokens=refresh,

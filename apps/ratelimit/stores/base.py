@@ -2,12 +2,31 @@
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..gcra import Check, Result
 
 
 class StoreUnavailable(Exception):
     """The store could not be reached or did not answer in time."""
+
+
+@dataclass(frozen=True)
+class CredentialMiss:
+    """No usable cached credential; ``miss_us`` is the store's time before the database is read."""
+
+    miss_us: int
+
+
+@dataclass(frozen=True)
+class CredentialHit:
+    """A cached credential and the budgets already applied to it in the same call."""
+
+    payload: bytes
+    stamped: bool  # this request is the first use of an API key this minute
+    now_ms: int
+    allowed: bool
+    results: list
 
 
 class Store(ABC):
@@ -28,6 +47,11 @@ class Store(ABC):
 
     @abstractmethod
     def evaluate(self, checks: Sequence[Check], *, now_ms: int | None = None) -> tuple[int, bool, list[Result]]: ...
+
+    # A store shared by every server process may also cache credentials
+    # (apps/api_v1/credential_cache.py); one in a single process may not, because a
+    # revocation seen by one process would not reach the others.
+    supports_credential_cache = False
 
     @abstractmethod
     def clear(self) -> None:

@@ -9,6 +9,7 @@ All keys of one call must live on one node (Redis Cluster would need hash
 tags); a single primary with replicas is the supported topology.
 """
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,9 +18,47 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .. import gcra
-from .base import Store, StoreUnavailable
+from .base import CredentialHit, CredentialMiss, Store, StoreUnavailable
 
-SCRIPT = (Path(__file__).with_name("redis_gcra.lua")).read_text()
+HERE = Path(__file__).parent
+
+
+def _script(name: str) -> str:
+    # Every script carries the one GCRA function, so all budgets are computed by the same code.
+    return (HERE / "gcra_budgets.lua").read_text() + (HERE / name).read_text()
+
+
+SCRIPT = _script("redis_gcra.lua")
+LOOKUP_SCRIPT = _script("redis_credential_lookup.lua")
+FILL_SCRIPT = _script("redis_credential_fill.lua")
+REVOKE_SCRIPT = (HERE / "redis_credential_revoke.lua").read_text()
+USER_EPOCH_TTL = 86400
+
+
+def _spec(check: gcra.Check) -> list:
+    b = check.budget
+    return [b.interval_ms, b.capacity_ms, check.cost, check.flags or "-", b.penalty * 1000, b.period * 1000]
+
+
+@functools.cache
+def _budgets_arg(budgets: tuple) -> str:
+    """A budget class as the lookup script reads it: 8 space-separated values per budget."""
+    values = []
+    for budget in budgets:
+        values += [budget.name, budget.key, *_spec(gcra.Check(budget, ""))]
+    return " ".join(str(value) for value in values)
+
+
+def _results(reply, start: int, count: int) -> list[gcra.Result]:
+    return [
+        gcra.Result(
+            bool(reply[start + 4 * i]),
+            int(reply[start + 1 + 4 * i]),
+            int(reply[start + 2 + 4 * i]),
+            bool(reply[start + 3 + 4 * i]),
+        )
+        for i in range(count)
+    ]
 
 
 class RedisStore(Store):
@@ -32,24 +71,74 @@ class RedisStore(Store):
             retry=Retry(NoBackoff(), 0),
         )
         self.script = self.client.register_script(SCRIPT)
+        self.lookup_script = self.client.register_script(LOOKUP_SCRIPT)
+        self.fill_script = self.client.register_script(FILL_SCRIPT)
+        self.revoke_script = self.client.register_script(REVOKE_SCRIPT)
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
         checks = list(checks)
         keys = [self.full_key(c.key) for c in checks]
         args: list = ["" if now_ms is None else int(now_ms)]
         for c in checks:
-            b = c.budget
-            args += [b.interval_ms, b.capacity_ms, c.cost, c.flags or "-", b.penalty * 1000, b.period * 1000]
+            args += _spec(c)
         try:
             reply = self.script(keys=keys, args=args)
         except redis.RedisError as exc:
             raise StoreUnavailable(str(exc)) from exc
-        now, allowed = int(reply[0]), bool(reply[1])
-        results = [
-            gcra.Result(bool(reply[2 + 4 * i]), int(reply[3 + 4 * i]), int(reply[4 + 4 * i]), bool(reply[5 + 4 * i]))
-            for i in range(len(checks))
-        ]
-        return now, allowed, results
+        return int(reply[0]), bool(reply[1]), _results(reply, 2, len(checks))
+
+    # --- The credential cache (apps/api_v1/credential_cache.py) -------------------
+    supports_credential_cache = True
+
+    def _entry_key(self, digest: str) -> str:
+        return self.full_key(f"cred:{digest}")
+
+    def _user_epoch_key(self, user_id: str) -> str:
+        return self.full_key(f"cred-epoch:{user_id}")
+
+    def credential_lookup(self, *, digest, audience, ip, budgets, now_ms=None):
+        args = ["" if now_ms is None else int(now_ms), audience, self.key_prefix, ip or "", _budgets_arg(budgets)]
+        try:
+            reply = self.lookup_script(keys=[self._entry_key(digest), self.full_key("cred-epoch")], args=args)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not int(reply[0]):
+            return CredentialMiss(int(reply[1]))
+        count = (len(reply) - 6) // 4
+        return CredentialHit(
+            payload=reply[2],
+            stamped=bool(reply[3]),
+            now_ms=int(reply[4]),
+            allowed=bool(reply[5]),
+            results=_results(reply, 6, count),
+        )
+
+    def credential_fill(self, *, digest, user_id, miss_us, control, payload, ttl_ms, used_key, used_ttl_ms, checks,
+                        now_ms=None):  # fmt: skip
+        keys = [self._entry_key(digest), self.full_key("cred-epoch"), self._user_epoch_key(user_id)]
+        keys += [self.full_key(c.key) for c in checks]
+        args: list = ["" if now_ms is None else int(now_ms), miss_us, control, payload, max(0, int(ttl_ms))]
+        args += [used_key or "", max(1, int(used_ttl_ms))]
+        for c in checks:
+            args += _spec(c)
+        try:
+            reply = self.fill_script(keys=keys, args=args)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return bool(reply[0]), int(reply[1]), bool(reply[2]), _results(reply, 3, len(checks))
+
+    def credential_used_key(self, credential_id: str) -> str:
+        return self.full_key(f"cred-used:{credential_id}")
+
+    def credential_revoke(self, *, user_id: str | None) -> None:
+        if user_id is None:
+            keys, args = [self.full_key("cred-epoch")], [""]
+        else:
+            keys, args = [self._user_epoch_key(user_id)], [USER_EPOCH_TTL]
+        try:
+            self.revoke_script(keys=keys, args=args)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     def clear(self) -> None:
         try:

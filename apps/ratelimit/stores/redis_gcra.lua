@@ -1,63 +1,9 @@
--- GCRA over every budget of one request, all or nothing (mirrors apps/ratelimit/gcra.py).
--- KEYS[i]: TAT key of check i (its alert flag is KEYS[i] .. ':alerted').
--- ARGV[1]: now in ms, or '' to use the Redis clock shared by every server process.
--- ARGV per check (6 each): interval_ms, capacity_ms, cost, flags ('a' alert-only, 'p' peek), penalty_ms,
--- alert_ttl_ms.
+-- Every budget of one request (after gcra_budgets.lua).
+-- KEYS[i]: TAT key of check i. ARGV[1]: now in ms, or '' to use the Redis clock shared by every
+-- server process; then 6 values per check (see gcra_budgets).
 -- Returns {now, allowed, then per check: allowed, remaining, wait_ms, crossed}.
-local now
-if ARGV[1] ~= '' then
-  now = tonumber(ARGV[1])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-
-local n = #KEYS
-local base, new, ok = {}, {}, {}
-local allowed = true
-for i = 1, n do
-  local o = 1 + (i - 1) * 6
-  local interval, capacity, cost = tonumber(ARGV[o + 1]), tonumber(ARGV[o + 2]), tonumber(ARGV[o + 3])
-  local tat = tonumber(redis.call('GET', KEYS[i]) or '') or now
-  if tat < now then tat = now end
-  base[i] = tat
-  new[i] = tat + cost * interval
-  ok[i] = (new[i] - now) <= capacity
-  if not ok[i] and not string.find(ARGV[o + 4], 'a', 1, true) then allowed = false end
-end
-
+local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or redis_now_ms()
+local allowed, results = gcra_budgets(KEYS, {unpack(ARGV, 2)}, now)
 local out = {now, allowed and 1 or 0}
-for i = 1, n do
-  local o = 1 + (i - 1) * 6
-  local interval, capacity, cost = tonumber(ARGV[o + 1]), tonumber(ARGV[o + 2]), tonumber(ARGV[o + 3])
-  local alert = string.find(ARGV[o + 4], 'a', 1, true) ~= nil
-  local peek = string.find(ARGV[o + 4], 'p', 1, true) ~= nil
-  local penalty, alert_ttl = tonumber(ARGV[o + 5]), tonumber(ARGV[o + 6])
-  local state = base[i]
-  if ok[i] and not peek and (alert or allowed) then
-    state = new[i]
-    if penalty > 0 and capacity - (state - now) < interval then
-      state = now + penalty + capacity - interval
-    end
-    redis.call('SET', KEYS[i], string.format('%d', state), 'PX', math.max(1, state - now))
-  end
-  local remaining = math.floor((capacity - (state - now)) / interval)
-  if remaining < 0 then remaining = 0 end
-  local wait = (state - now) - (capacity - interval)
-  if not ok[i] then wait = math.max(wait, new[i] - now - capacity) end
-  if wait < 0 then wait = 0 end
-  local crossed = 0
-  if alert and not ok[i] then
-    -- The flag holds its own expiry so an injected clock (tests) sees the same window.
-    local flag = tonumber(redis.call('GET', KEYS[i] .. ':alerted') or '')
-    if not flag or flag <= now then
-      redis.call('SET', KEYS[i] .. ':alerted', string.format('%d', now + alert_ttl), 'PX', alert_ttl)
-      crossed = 1
-    end
-  end
-  out[#out + 1] = ok[i] and 1 or 0
-  out[#out + 1] = remaining
-  out[#out + 1] = wait
-  out[#out + 1] = crossed
-end
+for i = 1, #results do out[#out + 1] = results[i] end
 return out

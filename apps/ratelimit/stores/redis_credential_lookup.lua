@@ -1,0 +1,41 @@
+-- Find a cached credential and, when it is good for this request, apply the budgets in the same
+-- call (after gcra_budgets.lua). Redis Cluster is not supported: keys are derived from the entry.
+-- KEYS[1]: the entry (prefix:cred:<digest>); KEYS[2]: the global epoch (prefix:cred-epoch).
+-- ARGV[1]: now in ms or ''; ARGV[2]: audience; ARGV[3]: key prefix; ARGV[4]: the caller's ip subject;
+-- ARGV[5]: the budgets, 8 space-separated values each (name, dimension, and the 6 of gcra_budgets),
+-- one string so the hot path sends few arguments.
+-- An entry is "<control JSON>\n<payload>"; control holds aud, exp (ms), ge/ue (the global and user
+-- epochs it was filled under), uid, used (the last-used marker key or ''), and s_<dimension> values.
+-- Returns {0, now_us} on a miss; on a hit {1, now_us, payload, stamped, now_ms, allowed, results...}.
+local t = redis.call('TIME')
+local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
+local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local miss = {0, now_us}
+
+local raw = redis.call('GET', KEYS[1])
+if not raw then return miss end
+local cut = string.find(raw, '\n', 1, true)
+local c = cjson.decode(string.sub(raw, 1, cut - 1))
+if c.aud ~= ARGV[2] or tonumber(c.exp) <= now then return miss end
+-- Any revocation since the fill moved an epoch: the entry is dead.
+if redis.call('GET', KEYS[2]) ~= c.ge then return miss end
+if redis.call('GET', ARGV[3] .. ':cred-epoch:' .. c.uid) ~= c.ue then return miss end
+
+local stamped = 0
+if c.used ~= '' and redis.call('SET', c.used, '1', 'NX', 'PX', 60000) then stamped = 1 end
+
+local subject = {principal = c.s_principal, user = c.s_user, client = c.s_client, ip = ARGV[4]}
+local keys, spec = {}, {}
+local pattern = '(%S+) (%S+) (%S+) (%S+) (%S+) (%S+) (%S+) (%S+)'
+for name, dimension, a, b, cost, flags, penalty, ttl in string.gmatch(ARGV[5], pattern) do
+  local value = subject[dimension]
+  if value and value ~= '' then
+    keys[#keys + 1] = ARGV[3] .. ':' .. name .. ':' .. value
+    local n = #spec
+    spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4], spec[n + 5], spec[n + 6] = a, b, cost, flags, penalty, ttl
+  end
+end
+local allowed, results = gcra_budgets(keys, spec, now)
+local out = {1, now_us, string.sub(raw, cut + 1), stamped, now, allowed and 1 or 0}
+for i = 1, #results do out[#out + 1] = results[i] end
+return out

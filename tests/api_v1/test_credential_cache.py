@@ -1,0 +1,349 @@
+"""The credential cache (issue 9): one store round trip per bearer request, and revocation stays immediate.
+
+"Revocation stays immediate: a revoked token or key is refused by every worker
+on its next request, whatever is cached." Every test here first makes the
+credential cached (a request that hits the cache costs no SQL), then revokes it
+the way a user, an admin or the service would, then presents it again.
+"""
+
+import time
+from datetime import timedelta
+
+import pytest
+import redis
+from django.test import Client
+from django.utils import timezone
+
+from apps.accounts.security import user_credentials_revoke_all
+from apps.api_v1 import credential_cache
+from apps.apikeys.models import ApiKey
+from apps.apikeys.services import apikey_revoke
+from apps.audit.models import EventType
+from apps.ratelimit import conf
+from apps.ratelimit.stores.base import CredentialMiss
+from tests.factories import UserFactory, make_api_key
+from tests.oauth.connection_helpers import disconnect, issue
+from tests.oauth.helpers import MCP, make_client, signed_in
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+pytestmark = pytest.mark.django_db
+
+WHOAMI = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "svc_whoami", "arguments": {}}}
+MCP_HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": "2025-11-25"}
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def key(user):
+    return make_api_key(user)
+
+
+@pytest.fixture
+def app():
+    return make_client(name="Pocket Assistant")
+
+
+def me(secret, client=None):
+    return (client or Client()).get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def whoami(secret):
+    return Client().post(
+        "/mcp", WHOAMI, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}", **MCP_HEADERS
+    )
+
+
+def store_commands(monkeypatch) -> list:
+    sent = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return sent
+
+
+def cached(secret, django_assert_num_queries, call=me):
+    """Make ``secret`` cached: the first request fills, the second is served with no SQL at all."""
+    first = call(secret)
+    assert first.status_code == 200, first.content
+    with django_assert_num_queries(0):
+        second = call(secret)
+    assert second.status_code == 200, second.content
+    assert second.json() == first.json()
+    return second
+
+
+def refused(response, message=None):
+    assert response.status_code == 401, response.content
+    assert response.json()["error"]["code"] == "invalid_token"
+    if message:
+        assert message in response.json()["error"]["message"]
+
+
+# --- The hot path --------------------------------------------------------------------------
+
+
+def test_a_cached_api_key_costs_one_store_round_trip_and_no_sql(store, key, django_assert_num_queries, monkeypatch):
+    _key, secret = key
+    me(secret)
+    sent = store_commands(monkeypatch)
+    with django_assert_num_queries(0):
+        response = me(secret)
+    assert response.status_code == 200
+    assert len(sent) == 1  # lookup and budgets in one EVALSHA
+    assert response["RateLimit-Policy"] == "60;w=60"
+    assert response["X-RateLimit-Remaining"] in {"58", "57"}  # the budget is spent on a hit as on a miss
+
+
+def test_the_cached_answer_is_the_database_answer(store, user, key, app, django_assert_num_queries):
+    _key, secret = key
+    body = cached(secret, django_assert_num_queries).json()
+    assert body == {
+        "object": "user",
+        "id": user.id,
+        "email": user.email,
+        "display_name": user.display_name,
+        "country_code": None,
+        "time_zone": None,
+        "livemode": True,
+    }
+    token = issue(user, app)["access_token"]
+    assert cached(token, django_assert_num_queries).json() == body
+
+
+def test_a_cached_mcp_token_costs_no_sql(store, user, app, django_assert_num_queries):
+    token = issue(user, app, resource=MCP)["access_token"]
+    response = cached(token, django_assert_num_queries, call=whoami)
+    assert response.json()["result"]["structuredContent"]["email"] == user.email
+
+
+def test_budgets_still_deny_on_the_cached_path(store, key):
+    _key, secret = key
+    statuses = [me(secret).status_code for _ in range(62)]
+    assert statuses[:60] == [200] * 60
+    assert statuses[-1] == 429
+
+
+def test_a_cached_v1_token_is_not_served_at_mcp(store, user, app, django_assert_num_queries):
+    token = issue(user, app)["access_token"]
+    cached(token, django_assert_num_queries)
+    refused(whoami(token))  # bound to /v1: the database answers, as without a cache
+
+
+def test_a_key_with_an_ip_allowlist_is_checked_on_every_request(store, user, django_assert_num_queries):
+    _key, secret = make_api_key(user, ip_allowlist=["203.0.113.0/24"])
+    response = Client(REMOTE_ADDR="203.0.113.9").get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert response.status_code == 200
+    response = Client(REMOTE_ADDR="198.51.100.1").get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "ip_not_allowed"
+
+
+def test_a_cached_key_still_stamps_last_use_once_a_minute(store, key, django_assert_num_queries):
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    stamped = ApiKey.objects.get(pk=api_key.pk).last_used_at
+    assert stamped is not None
+    # A minute later the marker is gone: the next request stamps again, with one UPDATE.
+    store.client.delete(store.credential_used_key(api_key.pk))
+    with django_assert_num_queries(1):
+        assert me(secret).status_code == 200
+    assert ApiKey.objects.get(pk=api_key.pk).last_used_at > stamped
+
+
+def test_an_entry_does_not_outlive_its_token(store, user, app, django_assert_num_queries):
+    token = issue(user, app)["access_token"]
+    from apps.core.ids import digest
+    from apps.oauth.models import AccessToken
+
+    # Expiry is data, not a revocation: no signal moves an epoch when it passes.
+    AccessToken.objects.filter(token_checksum=digest(token)).update(expires=timezone.now() + timedelta(seconds=1.5))
+    cached(token, django_assert_num_queries)
+    time.sleep(1.6)
+    refused(me(token))
+
+
+# --- Revocation stays immediate -----------------------------------------------------------------
+
+
+def test_revoking_a_key_in_the_dashboard(store, user, key, django_assert_num_queries):
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    response = signed_in(user).delete(f"/v1/api-keys/{api_key.pk}")
+    assert response.status_code == 200, response.content
+    refused(me(secret))
+
+
+def test_revoking_a_key_through_the_service(store, key, django_assert_num_queries):
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    apikey_revoke(key=api_key)
+    refused(me(secret))
+
+
+def test_a_key_deleted_in_the_admin(store, key, django_assert_num_queries):
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    ApiKey.objects.filter(pk=api_key.pk).delete()
+    refused(me(secret))
+
+
+def test_a_password_change_revokes_cached_keys_and_tokens(store, user, key, app, django_assert_num_queries):
+    _key, secret = key
+    token = issue(user, app)["access_token"]
+    mcp_token = issue(user, app, resource=MCP)["access_token"]
+    cached(secret, django_assert_num_queries)
+    cached(token, django_assert_num_queries)
+    cached(mcp_token, django_assert_num_queries, call=whoami)
+    user.set_password("a-new-password-123")
+    user.save()
+    user_credentials_revoke_all(user=user, event_type=EventType.PASSWORD_CHANGED)
+    refused(me(secret))
+    refused(me(token))
+    assert whoami(mcp_token).status_code == 401
+
+
+def test_a_deactivated_user(store, user, key, django_assert_num_queries):
+    _key, secret = key
+    cached(secret, django_assert_num_queries)
+    user.is_active = False
+    user.save()
+    refused(me(secret))
+
+
+def test_a_renamed_user_is_shown_renamed(store, user, key, django_assert_num_queries):
+    _key, secret = key
+    cached(secret, django_assert_num_queries)
+    user.display_name = "Ada King"
+    user.save()
+    assert me(secret).json()["display_name"] == "Ada King"
+
+
+def test_disconnecting_an_app(store, user, app, django_assert_num_queries):
+    token = issue(user, app)["access_token"]
+    cached(token, django_assert_num_queries)
+    response = disconnect(signed_in(user), app.client_id)
+    assert response.status_code in {200, 204}, response.content
+    refused(me(token), "Reconnect the app")
+
+
+def test_revoking_the_token_at_the_revocation_endpoint(store, user, app, django_assert_num_queries):
+    token = issue(user, app)["access_token"]
+    cached(token, django_assert_num_queries)
+    response = Client().post(
+        "/oauth/revoke",
+        f"token={token}&client_id={app.client_id}",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    refused(me(token))
+
+
+def test_disabling_the_client_in_the_admin(store, user, app, django_assert_num_queries):
+    from apps.oauth.registration.services import client_disable
+
+    token = issue(user, app)["access_token"]
+    other = issue(UserFactory(), app)["access_token"]
+    cached(token, django_assert_num_queries)
+    cached(other, django_assert_num_queries)
+    client_disable(client=app, now=timezone.now())
+    refused(me(token))
+    refused(me(other))
+
+
+def test_one_users_revocation_leaves_other_users_cached(store, user, key, django_assert_num_queries):
+    _key, secret = key
+    _other_key, other_secret = make_api_key(UserFactory())
+    cached(secret, django_assert_num_queries)
+    cached(other_secret, django_assert_num_queries)
+    user_credentials_revoke_all(user=user, event_type=EventType.PASSWORD_CHANGED)
+    refused(me(secret))
+    with django_assert_num_queries(0):
+        assert me(other_secret).status_code == 200
+
+
+# --- The store's rules, every worker at once --------------------------------------------------
+
+
+def test_a_revocation_in_one_worker_is_seen_by_another(store, request, key, django_assert_num_queries):
+    """Two stores are two workers' connection pools to the same Redis."""
+    from apps.ratelimit.stores.redis import RedisStore
+
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    other_worker = RedisStore(url=_url(store), key_prefix=store.key_prefix)
+    other_worker.credential_revoke(user_id=api_key.user_id)
+    # The revocation's rows are not even changed: the epoch alone ends the entry.
+    with django_assert_num_queries(1):  # read from the database again
+        assert me(secret).status_code == 200
+
+
+def _url(store) -> str:
+    kwargs = store.client.connection_pool.connection_kwargs
+    return f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
+
+
+def test_a_fill_read_before_a_revocation_is_never_cached(store, user, key):
+    """The race: a miss reads the database, a revocation commits and moves the epoch, then the fill arrives."""
+    _key, secret = key
+    request = Client().get("/").wsgi_request
+    _, miss = credential_cache.lookup(request, secret, resource_path="v1", budget_class="reads")
+    assert isinstance(miss, CredentialMiss)
+    from apps.api_v1.credentials import resolve_api_key
+
+    principal = resolve_api_key(request, secret, resource_path="v1")  # the database read, still live
+    store.credential_revoke(user_id=user.pk)  # the revocation commits after it
+    credential_cache.charge_and_fill(
+        request, secret, store=store, miss=miss, principal=principal, resource_path="v1", name="reads"
+    )
+    _, again = credential_cache.lookup(request, secret, resource_path="v1", budget_class="reads")
+    assert isinstance(again, CredentialMiss)
+
+
+def test_a_lost_epoch_only_ever_causes_a_miss(store, user, key, django_assert_num_queries):
+    """If Redis evicts a user's epoch, entries naming it are not trusted."""
+    _key, secret = key
+    cached(secret, django_assert_num_queries)
+    store.client.delete(f"{store.key_prefix}:cred-epoch:{user.pk}")
+    with django_assert_num_queries(1):
+        assert me(secret).status_code == 200
+
+
+def test_the_in_process_store_caches_nothing(user, key, settings, django_assert_num_queries):
+    """The quick start's store is per process: a revocation could not reach other processes."""
+    settings.RATELIMIT = {"STORE": conf.MEMORY_STORE}
+    _key, secret = key
+    me(secret)
+    with django_assert_num_queries(1):
+        assert me(secret).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_credential_in_use_keeps_working_while_the_database_is_down(store, key, monkeypatch):
+    """Nothing can be revoked while the database is down, so serving a cached credential is safe."""
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.utils import OperationalError
+
+    api_key, secret = key
+    assert me(secret).status_code == 200
+
+    def refuse(self):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(BaseDatabaseWrapper, "ensure_connection", refuse)
+    store.client.delete(store.credential_used_key(api_key.pk))  # its last-use stamp is due, and cannot be written
+    assert me(secret).status_code == 200
+    fresh = "sk_live_" + "A" * 43
+    response = me(fresh)  # not cached: the database must answer, and cannot
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "service_unavailable"

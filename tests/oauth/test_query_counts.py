@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.oauth.helpers import exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+from tests.oauth.helpers import exchange, get_code, make_client, pkce, post_form, refresh, signed_in, tokens_for
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +69,19 @@ def test_failed_exchange_stays_cheap(user, app, django_assert_max_num_queries):
     wrong, _ = pkce()
     with django_assert_max_num_queries(6):
         exchange(Client(), app, code, wrong)
+
+
+def test_a_browser_refresh_with_an_origin_costs_no_extra_statement(user, app):
+    # oauthlib asks the client whether the origin is allowed: that reads the joined client, not the table.
+    app.allowed_origins = "https://client.example.com"
+    app.save()
+    tokens = tokens_for(user, app)
+    with CaptureQueriesContext(connection) as ctx:
+        response = post_form(
+            Client(),
+            "/oauth/token",
+            {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": app.client_id},
+            HTTP_ORIGIN="https://client.example.com",
+        )
+    assert response.status_code == 200
+    assert len(ctx.captured_queries) <= 7, _show(ctx)

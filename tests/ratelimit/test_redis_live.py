@@ -9,10 +9,12 @@ import time
 
 import pytest
 import redis
+from django.test import Client
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.redis import RedisStore
-from tests.oauth.helpers import FORM
+from tests.factories import UserFactory
+from tests.oauth.helpers import FORM, make_client, refresh, tokens_for
 
 from .redis_server import start_private_redis
 
@@ -81,6 +83,21 @@ def test_a_failed_bearer_check_costs_one_round_trip_too(api, live, monkeypatch):
     sent = sent_commands(monkeypatch)
     assert api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope").status_code == 401
     assert len(sent) == 1
+
+
+def test_a_refresh_costs_three_round_trips(live, monkeypatch):
+    # Flood guard with the back-off peek (before the view), the grant family (once the
+    # token's row is read) and the per-client success alert (after it succeeded): three
+    # moments, so three calls; none of them may grow.
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)  # connects and loads the script
+    stop = monitor(live)
+    sent = sent_commands(monkeypatch)
+    response = refresh(Client(), app, tokens["refresh_token"])
+    assert response.status_code == 200
+    assert response["RateLimit-Policy"] == "600;w=60"
+    assert len(sent) == 3
+    assert stop() == ["evalsha"] * 3
 
 
 def test_reads_deny_after_the_burst_on_redis(api, bearer, live):

@@ -221,6 +221,7 @@ def main() -> int:
         [f"POST\t/mcp\t{MCP_HEADERS}|Authorization: Bearer {c['mcp']}\t{WHOAMI_CALL}" for c in creds],
     )
     floor_lines = lines_file(workdir, "floor.lines", ["GET\t/bench/floor\t\t"])
+    round_trip_lines = lines_file(workdir, "round_trip.lines", ["GET\t/bench/floor-round-trip\t\t"])
     peer_call = WHOAMI_CALL.replace("svc_whoami", "whoami")
     peer_lines = lines_file(workdir, "peer.lines", [f"POST\t/mcp\t{MCP_HEADERS}\t{peer_call}"])
 
@@ -233,6 +234,9 @@ def main() -> int:
         for lines in (floor_lines, key_lines):  # warm-up
             wrk(lines, BASE, duration=2, connections=args.connections, threads=args.threads)
         results["floor"] = run_case(Result("floor: bare Django JSON view"), floor_lines, BASE, args)
+        results["round_trip"] = run_case(
+            Result("calibration: the floor plus one no-op Redis EVALSHA"), round_trip_lines, BASE, args
+        )
         for key, name, lines in (
             ("me_key", "GET /v1/me, API key", key_lines),
             ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines),
@@ -294,6 +298,13 @@ def render(results: dict[str, Result], args) -> str:
     for name, value, bound in targets:
         met = value <= -bound if bound < 0 else value >= bound
         rows.append(f"| {name} | {value:.2f} | {'yes' if met else 'NO'} |")
+    round_trip = results["round_trip"]
+    rows += [
+        "",
+        "Calibration, not a target: one no-op Redis round trip alone leaves the floor at "
+        f"{round_trip.median_rps / floor.median_rps:.2f} of its throughput "
+        f"(p99 {round_trip.median_p99 / floor.median_p99:.2f}x).",
+    ]
     return "\n".join(rows)
 
 

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.api_v1.urls import catch_all as v1_catch_all
-from apps.core.views import bench_floor
+from apps.core.views import bench_floor, bench_floor_round_trip
 from apps.mcp_bridge.views import mcp_endpoint
 
 urlpatterns = [
@@ -30,6 +30,7 @@ urlpatterns = [
 if settings.BENCH_FLOOR:
     # The benchmark's floor: a bare JSON view behind the same middleware (bench/run.py).
     urlpatterns.insert(0, path("bench/floor", bench_floor))
+    urlpatterns.insert(0, path("bench/floor-round-trip", bench_floor_round_trip))
 
 handler404 = "apps.core.views.handler404"
 handler500 = "apps.core.views.handler500"

@@ -3,7 +3,7 @@ from django.urls import path, re_path
 from . import views
 
 urlpatterns = [
-    path("me", views.MeView.as_view(), name="v1-me"),
+    path("me", views.me_view(), name="v1-me"),
     path("openapi.json", views.OpenApiView.as_view(), name="v1-openapi"),
 ]
 

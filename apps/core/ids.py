@@ -1,6 +1,7 @@
 """Identifiers and secrets: a readable prefix followed by random base62 characters."""
 
 import hashlib
+import re
 import secrets
 import string
 
@@ -38,7 +39,10 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+_BASE62_RUN = re.compile(r"[0-9A-Za-z]*")
+
+
 def looks_like(secret: str, prefix: str, length: int = SECRET_LENGTH) -> bool:
     """Cheap format check, done before any query touches the database."""
     body = secret[len(prefix) :]
-    return secret.startswith(prefix) and len(body) == length and all(c in BASE62 for c in body)
+    return secret.startswith(prefix) and len(body) == length and _BASE62_RUN.fullmatch(body) is not None

@@ -1,5 +1,7 @@
 """Django-level 404 and 500 handlers: the envelope on machine paths, a page elsewhere."""
 
+import functools
+
 from django.conf import settings
 from django.http import JsonResponse
 from django.views import defaults
@@ -33,3 +35,18 @@ def route_not_found_message() -> str:
 
 def bench_floor(request):
     return JsonResponse({"object": "floor", "ok": True})
+
+
+def bench_floor_round_trip(request):
+    """The floor plus one EVALSHA of a script that does nothing: what a Redis round trip alone costs."""
+    from apps.ratelimit import conf
+
+    conf.get_store().client.evalsha(_noop_script(), 0)
+    return JsonResponse({"object": "floor", "ok": True})
+
+
+@functools.cache
+def _noop_script() -> str:
+    from apps.ratelimit import conf
+
+    return conf.get_store().client.script_load("return 1")

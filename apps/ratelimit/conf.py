@@ -38,10 +38,17 @@ def get(name: str):
 
 _lock = threading.Lock()
 _stores: dict[tuple, object] = {}
+_current: dict[str, object] = {}
 
 
 def get_store():
-    """The configured store, built once per configuration (connections are pooled)."""
+    """The configured store, built once per configuration (connections are pooled).
+
+    Asked on every request: the current one is kept until a setting changes.
+    """
+    store = _current.get("store")
+    if store is not None:
+        return store
     config = (get("STORE"), get("REDIS_URL"), get("KEY_PREFIX"), get("SOCKET_TIMEOUT"))
     store = _stores.get(config)
     if store is None:
@@ -51,10 +58,12 @@ def get_store():
                 path, url, prefix, timeout = config
                 store = import_string(path)(url=url, key_prefix=prefix, socket_timeout=timeout)
                 _stores[config] = store
+    _current["store"] = store
     return store
 
 
 @receiver(setting_changed)
 def _forget_stores(*, setting, **kwargs):
     if setting in {"RATELIMIT", "REDIS_URL"}:
+        _current.clear()
         _stores.clear()

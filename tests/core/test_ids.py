@@ -25,3 +25,14 @@ def test_every_character_is_about_equally_likely():
 
 def test_values_do_not_repeat():
     assert len({random_base62(24) for _ in range(10000)}) == 10000
+
+
+def test_the_format_check_takes_only_ascii_base62_of_the_right_length():
+    good = new_secret("sat_")
+    assert looks_like(good, "sat_")
+    assert not looks_like(good, "srt_")
+    assert not looks_like(good[:-1], "sat_")
+    assert not looks_like(good + "A", "sat_")
+    assert not looks_like(good[:-1] + "\u0663", "sat_")  # an Arabic-Indic digit is not base62
+    assert not looks_like(good[:-1] + "-", "sat_")
+    assert not looks_like(good[:-1] + "\n", "sat_")

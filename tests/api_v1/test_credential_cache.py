@@ -347,3 +347,41 @@ def test_a_credential_in_use_keeps_working_while_the_database_is_down(store, key
     response = me(fresh)  # not cached: the database must answer, and cannot
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "service_unavailable"
+
+
+def test_reusing_a_rotated_refresh_token_kills_the_cached_access_token(store, user, app, django_assert_num_queries):
+    from tests.oauth.helpers import refresh
+
+    tokens = issue(user, app)
+    rotated = refresh(Client(), app, tokens["refresh_token"])
+    assert rotated.status_code == 200, rotated.content
+    access = rotated.json()["access_token"]
+    cached(access, django_assert_num_queries)
+    replay = refresh(Client(), app, tokens["refresh_token"])  # reuse: the whole family is revoked (SPEC 3.3)
+    assert replay.status_code == 400
+    refused(me(access))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_served_while_the_revocation_is_uncommitted_is_not_cached_past_the_commit(store, user, key):
+    """Another worker reads the key while the revoking transaction is open (still live to it) and caches
+    it; the commit moves the epoch again, so the next request is refused."""
+    import threading
+
+    from django.db import connection, transaction
+
+    api_key, secret = key
+    assert me(secret).status_code == 200
+    seen = []
+
+    def other_worker():
+        seen.append(me(secret).status_code)
+        connection.close()
+
+    with transaction.atomic():
+        apikey_revoke(key=api_key)
+        worker = threading.Thread(target=other_worker)
+        worker.start()
+        worker.join()
+    assert seen == [200]  # the revocation was not committed yet: the key was live to that worker
+    refused(me(secret))

@@ -5,6 +5,7 @@ database. A burst of reads with one API key, alternating between them, is
 allowed burst + refill times (60 plus one a second), not twice the burst.
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -147,3 +148,21 @@ def test_redis_outage_fails_both_servers_closed_and_they_recover_without_restart
         status, headers, _ = fetch(url, secret)
         assert status == 200
         assert headers["RateLimit-Policy"] == "60;w=60"
+
+
+def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_servers, tmp_path):
+    """Issue 9: "a revoked token or key is refused by every worker on its next request, whatever is cached"."""
+    ports, secret, redis_server = two_servers
+    urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
+    assert [get(url, secret) for url in urls * 2] == [200] * 4
+    digest = hashlib.sha256(secret.encode()).hexdigest()
+    assert redis_server.client().exists(f"two:cred:{digest}")  # both servers now answer from the cache
+
+    manage(
+        server_env(tmp_path, redis_server.url),  # the servers' database and Redis
+        "shell",
+        "-c",
+        "from apps.apikeys.models import ApiKey; from apps.apikeys.services import apikey_revoke; "
+        "[apikey_revoke(key=k) for k in ApiKey.objects.all()]",
+    )
+    assert [get(url, secret) for url in urls] == [401, 401]

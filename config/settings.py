@@ -97,11 +97,12 @@ MIDDLEWARE = [
     "apps.api_v1.middleware.ApiV1Middleware",
     # Inside ApiV1Middleware so 429/503 answers on /v1 still carry Service-Version.
     "apps.ratelimit.middleware.RateLimitMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's own, skipped for bearer-only requests to /v1 and /mcp (apps/core/middleware.py).
+    "apps.core.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "apps.core.middleware.AuthenticationMiddleware",
+    "apps.core.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -62,15 +62,22 @@ def lookup(request, secret: str, *, resource_path: str, budget_class: str):
     if store is None:
         return None, None
     answer = ratelimit_cached_credential(
-        request=request, store=store, digest=digest(secret), audience=resource_path, name=budget_class
+        request=request,
+        store=store,
+        digest=digest(secret),
+        audience=resource_path,
+        name=budget_class,
+        on_hit=_stamp_if_due,  # before a refusal, as the database path stamps before the budgets
     )
     if isinstance(answer, CredentialMiss):
         return store, answer
-    payload, stamped = answer
-    principal = principal_from(payload)
-    if stamped and principal.kind == "api_key":
-        stamp_last_use(principal.credential_id)
-    return store, principal
+    payload, _stamped = answer
+    return store, principal_from(payload)
+
+
+def _stamp_if_due(payload: dict, stamped: bool) -> None:
+    if stamped and payload["kind"] == "api_key":
+        stamp_last_use(payload["credential_id"])
 
 
 def stamp_last_use(key_id: str) -> None:
@@ -167,9 +174,11 @@ def invalidate_everyone() -> None:
 
 
 def _invalidate(user_id: str | None) -> None:
-    credential_cache_revoke(user_id=user_id)
+    # At once, failing closed: a revocation the cache cannot see rolls back (503) rather than
+    # commit. Again on commit, best effort, for reads that raced the open transaction.
+    credential_cache_revoke(user_id=user_id, fail_closed=True)
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: credential_cache_revoke(user_id=user_id))
+        transaction.on_commit(lambda: credential_cache_revoke(user_id=user_id, fail_closed=False))
 
 
 def connect_signals() -> None:
@@ -183,12 +192,14 @@ def connect_signals() -> None:
         if not created and instance.user_id is not None:
             invalidate_user(instance.user_id)
 
-    def by_user(sender, instance, created=False, **kwargs):
-        if not created:
+    def by_user(sender, instance, created=False, update_fields=None, **kwargs):
+        # A sign-in stamps last_login and nothing a credential carries.
+        if not created and set(update_fields or ()) != {"last_login"}:
             invalidate_user(instance.pk)
 
     def by_client(sender, instance, created=False, update_fields=None, **kwargs):
-        # Only disabling (or deleting) a client ends its tokens; metadata refreshes do not.
+        # Disabling a client ends its tokens without touching them; metadata refreshes do not.
+        # Deleting one deletes its tokens, whose own signals move their users' epochs.
         if not created and (update_fields is None or "disabled_at" in update_fields):
             invalidate_everyone()
 
@@ -196,8 +207,10 @@ def connect_signals() -> None:
         (ApiKey, by_owner),
         (get_access_token_model(), by_owner),
         (get_user_model(), by_user),
-        (get_application_model(), by_client),
     ):
         uid = f"credential_cache.{model._meta.label}"
         post_save.connect(receiver, sender=model, weak=False, dispatch_uid=uid + ".save")
         post_delete.connect(receiver, sender=model, weak=False, dispatch_uid=uid + ".delete")
+    post_save.connect(
+        by_client, sender=get_application_model(), weak=False, dispatch_uid="credential_cache.application.save"
+    )

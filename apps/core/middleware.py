@@ -1,3 +1,7 @@
+from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
 
@@ -59,3 +63,41 @@ class DatabaseUnavailableMiddleware:
 
 def is_database_outage(exception) -> bool:
     return isinstance(exception, (OperationalError, InterfaceError))
+
+
+# --- Browser state, only where a browser can be the caller --------------------------
+# /v1 and /mcp are called with a bearer credential (SPEC 4.1, 4.7): for a caller
+# that sends no session cookie there, a session, request.user and messages serve
+# nothing, and building them cost about a fifth of a GET /v1/me (issue 9). CSRF
+# stays Django's own everywhere (cheap for csrf_exempt views, and check --deploy
+# looks for it by name). A browser calling the dashboard's session endpoints under /v1 sends
+# its session cookie and gets every middleware, as everywhere else.
+
+
+def is_bearer_only(request) -> bool:
+    path = request.path_info
+    if path != "/mcp" and path != "/v1" and not path.startswith("/v1/"):
+        return False
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+def browser_only(middleware_class):
+    """``middleware_class``, skipped for bearer-only requests.
+
+    A subclass, so Django's checks (admin.E408-E410) still find the middleware
+    they require.
+    """
+
+    class BrowserOnly(middleware_class):
+        def __call__(self, request):
+            if is_bearer_only(request):
+                return self.get_response(request)
+            return super().__call__(request)
+
+    BrowserOnly.__name__ = BrowserOnly.__qualname__ = middleware_class.__name__
+    return BrowserOnly
+
+
+SessionMiddleware = browser_only(DjangoSessionMiddleware)
+AuthenticationMiddleware = browser_only(DjangoAuthenticationMiddleware)
+MessageMiddleware = browser_only(DjangoMessageMiddleware)

@@ -140,12 +140,13 @@ def credential_store():
     return store if store.supports_credential_cache else None
 
 
-def ratelimit_cached_credential(*, request, store, digest: str, audience: str, name: str):
+def ratelimit_cached_credential(*, request, store, digest: str, audience: str, name: str, on_hit=None):
     """One round trip: the credential cached under ``digest`` and, when found, budget class ``name`` applied.
 
     Returns a CredentialMiss (with the store time taken before the caller reads
     the database) or ``(payload, stamped)``; raises RateLimited when a budget
-    refuses a found credential.
+    refuses a found credential, after ``on_hit(payload, stamped)`` has run (what
+    a found credential does whether or not it is refused).
     """
     with store_call():
         answer = store.credential_lookup(
@@ -154,6 +155,8 @@ def ratelimit_cached_credential(*, request, store, digest: str, audience: str, n
     if isinstance(answer, CredentialMiss):
         return answer
     payload = json.loads(answer.payload)
+    if on_hit is not None:
+        on_hit(payload, answer.stamped)
     subject = {**payload["subject"], table.IP: source_key(request)}
     checks = build_checks(table.CLASSES[name], subject)
     decide(request, checks, answer.now_ms, answer.allowed, answer.results)
@@ -173,15 +176,20 @@ def ratelimit_class_and_cache(*, request, store, name: str, principal, miss: Cre
     return decide(request, checks, now_ms, allowed, results)
 
 
-def credential_cache_revoke(*, user_id: str | None) -> None:
-    """Kill the cached credentials of one user, or of everyone (``None``). Logs, never raises."""
-    try:
+def credential_cache_revoke(*, user_id: str | None, fail_closed: bool) -> None:
+    """Kill the cached credentials of one user, or of everyone (``None``).
+
+    With ``fail_closed`` an unreachable store raises LimiterUnavailable (503),
+    so the revoking transaction rolls back rather than commit a revocation that
+    cached entries would not see; otherwise it is logged at ERROR.
+    """
+    with store_call():
         store = conf.get_store()
-    except ImportError:
-        return
     if not store.supports_credential_cache:
         return
     try:
         store.credential_revoke(user_id=user_id)
     except StoreUnavailable as exc:
         logger.error("cached credentials of %s not revoked: limiter store unavailable: %s", user_id or "everyone", exc)
+        if fail_closed:
+            raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None

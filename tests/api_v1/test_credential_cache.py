@@ -72,10 +72,17 @@ def store_commands(monkeypatch) -> list:
     return sent
 
 
+def warm(secret, call=me):
+    """Present ``secret`` until cached: a user's first fill only creates the user's epoch."""
+    for _ in range(2):
+        response = call(secret)
+        assert response.status_code == 200, response.content
+    return response
+
+
 def cached(secret, django_assert_num_queries, call=me):
-    """Make ``secret`` cached: the first request fills, the second is served with no SQL at all."""
-    first = call(secret)
-    assert first.status_code == 200, first.content
+    """Make ``secret`` cached, then show a request served with no SQL at all."""
+    first = warm(secret, call)
     with django_assert_num_queries(0):
         second = call(secret)
     assert second.status_code == 200, second.content
@@ -95,14 +102,14 @@ def refused(response, message=None):
 
 def test_a_cached_api_key_costs_one_store_round_trip_and_no_sql(store, key, django_assert_num_queries, monkeypatch):
     _key, secret = key
-    me(secret)
+    warm(secret)
     sent = store_commands(monkeypatch)
     with django_assert_num_queries(0):
         response = me(secret)
     assert response.status_code == 200
     assert len(sent) == 1  # lookup and budgets in one EVALSHA
     assert response["RateLimit-Policy"] == "60;w=60"
-    assert response["X-RateLimit-Remaining"] in {"58", "57"}  # the budget is spent on a hit as on a miss
+    assert response["X-RateLimit-Remaining"] in {"57", "56"}  # the budget is spent on a hit as on a miss
 
 
 def test_the_cached_answer_is_the_database_answer(store, user, key, app, django_assert_num_queries):
@@ -335,7 +342,7 @@ def test_a_credential_in_use_keeps_working_while_the_database_is_down(store, key
     from django.db.utils import OperationalError
 
     api_key, secret = key
-    assert me(secret).status_code == 200
+    warm(secret)
 
     def refuse(self):
         raise OperationalError("connection refused")
@@ -385,3 +392,91 @@ def test_a_request_served_while_the_revocation_is_uncommitted_is_not_cached_past
         worker.join()
     assert seen == [200]  # the revocation was not committed yet: the key was live to that worker
     refused(me(secret))
+
+
+# --- Found by review ------------------------------------------------------------------------
+
+
+def test_an_epoch_lost_between_the_read_and_the_fill_is_not_a_licence_to_cache(store, user, key):
+    api_key, secret = key
+    warm(secret)  # the user's epoch exists
+    request = Client().get("/").wsgi_request
+    store.credential_revoke(user_id=user.pk)  # the entry is dead: the next lookup misses
+    _, miss = credential_cache.lookup(request, secret, resource_path="v1", budget_class="reads")
+    assert isinstance(miss, CredentialMiss)
+    from apps.api_v1.credentials import resolve_api_key
+
+    principal = resolve_api_key(request, secret, resource_path="v1")  # the read: still live
+    ApiKey.objects.filter(pk=api_key.pk).update(revoked_at=timezone.now())  # the revocation commits...
+    store.credential_revoke(user_id=user.pk)  # ...and moves the epoch...
+    store.client.delete(f"{store.key_prefix}:cred-epoch:{user.pk}")  # ...which Redis then loses
+    credential_cache.charge_and_fill(
+        request, secret, store=store, miss=miss, principal=principal, resource_path="v1", name="reads"
+    )
+    refused(me(secret))
+
+
+def test_a_revocation_the_cache_cannot_see_is_not_committed(store, user, key, monkeypatch):
+    """Fail closed: with the store unreachable for the revoking process, the revocation rolls back (503)."""
+    from apps.ratelimit.stores.base import StoreUnavailable
+
+    api_key, secret = key
+    warm(secret)
+
+    def unreachable(**kwargs):
+        raise StoreUnavailable("connection refused")
+
+    monkeypatch.setattr(store, "credential_revoke", unreachable)
+    response = signed_in(user).delete(f"/v1/api-keys/{api_key.pk}")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "rate_limiter_unavailable"
+    assert ApiKey.objects.get(pk=api_key.pk).revoked_at is None  # nothing half-done
+
+
+def test_a_refused_cached_request_still_stamps_last_use(store, key, django_assert_num_queries):
+    api_key, secret = key
+    cached(secret, django_assert_num_queries)
+    while me(secret).status_code != 429:
+        pass
+    ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=None)
+    store.client.delete(store.credential_used_key(api_key.pk))  # a minute later: a stamp is due
+    assert me(secret).status_code == 429
+    assert ApiKey.objects.get(pk=api_key.pk).last_used_at is not None  # as the database path does
+
+
+def test_an_entry_is_dead_by_the_workers_clock_too(store, user, app, django_assert_num_queries, monkeypatch):
+    """A Redis clock running late does not stretch a credential's life."""
+    from apps.ratelimit.stores import redis as redis_store
+
+    token = issue(user, app)["access_token"]
+    cached(token, django_assert_num_queries)
+    ahead = time.time() + 2 * 3600  # past the access token's expiry
+    monkeypatch.setattr(redis_store.time, "time", lambda: ahead)
+    request = Client().get("/").wsgi_request
+    _, answer = credential_cache.lookup(request, token, resource_path="v1", budget_class="reads")
+    assert isinstance(answer, CredentialMiss)
+
+
+def test_a_sign_in_does_not_empty_the_users_cache(store, user, key, django_assert_num_queries):
+    from django.contrib.auth.models import update_last_login
+
+    _key, secret = key
+    cached(secret, django_assert_num_queries)
+    update_last_login(None, user)
+    with django_assert_num_queries(0):
+        assert me(secret).status_code == 200
+
+
+def test_deleting_an_unused_client_leaves_every_cache_in_place(store, key, django_assert_num_queries):
+    _key, secret = key
+    cached(secret, django_assert_num_queries)
+    make_client().delete()
+    with django_assert_num_queries(0):
+        assert me(secret).status_code == 200
+
+
+def test_deleting_a_client_kills_its_cached_tokens(store, user, app, django_assert_num_queries):
+    token = issue(user, app)["access_token"]
+    cached(token, django_assert_num_queries)
+    app.delete()
+    refused(me(token))

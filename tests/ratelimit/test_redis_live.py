@@ -67,13 +67,14 @@ def monitor(server):
 
 
 def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, live, monkeypatch):
-    assert api.get("/v1/me", **bearer).status_code == 200  # connects and loads the script
+    for _ in range(2):  # connects, loads the scripts and caches the key (issue 9)
+        assert api.get("/v1/me", **bearer).status_code == 200
     stop = monitor(live)
     sent = sent_commands(monkeypatch)
     response = api.get("/v1/me", **bearer)
     assert response.status_code == 200
     assert response["RateLimit-Policy"] == "60;w=60"
-    assert response["X-RateLimit-Remaining"] in {"58", "59"}  # 59 if a second passed since the first
+    assert response["X-RateLimit-Remaining"] in {"57", "58"}  # 58 if a second passed since the first
     assert len(sent) == 1
     assert stop() == ["evalsha"]
 

@@ -10,6 +10,7 @@ tags); a single primary with replicas is the supported topology.
 """
 
 import functools
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -98,6 +99,7 @@ class RedisStore(Store):
 
     def credential_lookup(self, *, digest, audience, ip, budgets, now_ms=None):
         args = ["" if now_ms is None else int(now_ms), audience, self.key_prefix, ip or "", _budgets_arg(budgets)]
+        args.append(int(time.time() * 1000) if now_ms is None else int(now_ms))
         try:
             reply = self.lookup_script(keys=[self._entry_key(digest), self.full_key("cred-epoch")], args=args)
         except redis.RedisError as exc:

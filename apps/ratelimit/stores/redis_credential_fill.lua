@@ -3,8 +3,8 @@
 -- ARGV[1]: now in ms or ''; ARGV[2]: the Redis time (us) of the miss, taken before the database read;
 -- ARGV[3]: control JSON; ARGV[4]: payload; ARGV[5]: entry ttl ms (0: cache nothing); ARGV[6]: last-used marker key or '';
 -- ARGV[7]: its ttl ms; then 6 values per budget (see gcra_budgets).
--- The entry is written only if no epoch moved since the miss: a revocation that committed after the
--- database read bumped one, so a stale read can never be cached. Returns {filled, now, allowed, results...}.
+-- The entry is written only if both epochs exist and neither moved since the miss: a revocation that
+-- committed after the database read moved one, so a stale read can never be cached. Returns {filled, now, allowed, results...}.
 local t = redis.call('TIME')
 local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
 local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
@@ -12,14 +12,13 @@ local miss = tonumber(ARGV[2])
 local filled = 0
 local global, user = redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3])
 local fresh = tonumber(now_us) - miss < 5000000
-if tonumber(ARGV[5]) > 0 and fresh and not (global and tonumber(global) >= miss) and not (user and tonumber(user) >= miss) then
-  if not global then
-    global = now_us
-    redis.call('SET', KEYS[2], global)
-  end
-  if not user then user = now_us end
+-- A missing epoch may be one that a revocation moved after the read and that was then lost
+-- (evicted, or a failover): it is created now, and this read is not cached (the next miss fills).
+if not global then redis.call('SET', KEYS[2], now_us) end
+if not user then redis.call('SET', KEYS[3], now_us, 'EX', 86400) end
+if tonumber(ARGV[5]) > 0 and fresh and global and user and tonumber(global) < miss and tonumber(user) < miss then
   -- The user's epoch outlives every entry that names it.
-  redis.call('SET', KEYS[3], user, 'EX', 86400)
+  redis.call('EXPIRE', KEYS[3], 86400)
   local c = cjson.decode(ARGV[3])
   c.ge, c.ue = global, user
   redis.call('SET', KEYS[1], cjson.encode(c) .. '\n' .. ARGV[4], 'PX', ARGV[5])

@@ -3,7 +3,7 @@
 -- KEYS[1]: the entry (prefix:cred:<digest>); KEYS[2]: the global epoch (prefix:cred-epoch).
 -- ARGV[1]: now in ms or ''; ARGV[2]: audience; ARGV[3]: key prefix; ARGV[4]: the caller's ip subject;
 -- ARGV[5]: the budgets, 8 space-separated values each (name, dimension, and the 6 of gcra_budgets),
--- one string so the hot path sends few arguments.
+-- one string so the hot path sends few arguments; ARGV[6]: the worker's clock in ms.
 -- An entry is "<control JSON>\n<payload>"; control holds aud, exp (ms), ge/ue (the global and user
 -- epochs it was filled under), uid, used (the last-used marker key or ''), and s_<dimension> values.
 -- Returns {0, now_us} on a miss; on a hit {1, now_us, payload, stamped, now_ms, allowed, results...}.
@@ -16,7 +16,9 @@ local raw = redis.call('GET', KEYS[1])
 if not raw then return miss end
 local cut = string.find(raw, '\n', 1, true)
 local c = cjson.decode(string.sub(raw, 1, cut - 1))
-if c.aud ~= ARGV[2] or tonumber(c.exp) <= now then return miss end
+-- Expired by the Redis clock or by the worker's (ARGV[6]), whichever is later: the database path
+-- uses the worker's.
+if c.aud ~= ARGV[2] or tonumber(c.exp) <= math.max(now, tonumber(ARGV[6])) then return miss end
 -- Any revocation since the fill moved an epoch: the entry is dead.
 if redis.call('GET', KEYS[2]) ~= c.ge then return miss end
 if redis.call('GET', ARGV[3] .. ':cred-epoch:' .. c.uid) ~= c.ue then return miss end

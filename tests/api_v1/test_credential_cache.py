@@ -10,7 +10,6 @@ import time
 from datetime import timedelta
 
 import pytest
-import redis
 from django.test import Client
 from django.utils import timezone
 
@@ -24,7 +23,7 @@ from apps.ratelimit.stores.base import CredentialMiss
 from tests.factories import UserFactory, make_api_key
 from tests.oauth.connection_helpers import disconnect, issue
 from tests.oauth.helpers import MCP, make_client, signed_in
-from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.ratelimit.redis_server import redis_store_or_skip, sent_commands
 
 pytestmark = pytest.mark.django_db
 
@@ -60,18 +59,6 @@ def whoami(secret):
     )
 
 
-def store_commands(monkeypatch) -> list:
-    sent = []
-    original = redis.connection.AbstractConnection.send_packed_command
-
-    def counting(self, command, check_health=True):
-        sent.append(command)
-        return original(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
-    return sent
-
-
 def warm(secret, call=me):
     """Present ``secret`` until cached: a user's first fill only creates the user's epoch."""
     for _ in range(2):
@@ -103,7 +90,7 @@ def refused(response, message=None):
 def test_a_cached_api_key_costs_one_store_round_trip_and_no_sql(store, key, django_assert_num_queries, monkeypatch):
     _key, secret = key
     warm(secret)
-    sent = store_commands(monkeypatch)
+    sent = sent_commands(monkeypatch)
     with django_assert_num_queries(0):
         response = me(secret)
     assert response.status_code == 200

@@ -83,3 +83,16 @@ def redis_store_or_skip(request):
         _shared = start_private_redis()
         request.config.add_cleanup(_shared.stop)
     return RedisStore(url=_shared.url, key_prefix=f"gcra-{time.monotonic_ns()}")
+
+
+def sent_commands(monkeypatch) -> list:
+    """Every command this process sends to any Redis (one entry per network write)."""
+    sent = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return sent

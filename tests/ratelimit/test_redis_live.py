@@ -8,7 +8,6 @@ import subprocess
 import time
 
 import pytest
-import redis
 from django.test import Client
 
 from apps.ratelimit import conf
@@ -16,7 +15,7 @@ from apps.ratelimit.stores.redis import RedisStore
 from tests.factories import UserFactory
 from tests.oauth.helpers import FORM, make_client, refresh, tokens_for
 
-from .redis_server import start_private_redis
+from .redis_server import sent_commands, start_private_redis
 
 pytestmark = pytest.mark.django_db
 
@@ -32,19 +31,6 @@ def redis_server():
 def live(redis_server, settings):
     settings.RATELIMIT = {"STORE": conf.REDIS_STORE, "REDIS_URL": redis_server.url, "KEY_PREFIX": "live"}
     return redis_server
-
-
-def sent_commands(monkeypatch) -> list:
-    """Every command this process sends to any Redis (one entry per network write)."""
-    sent = []
-    original = redis.connection.AbstractConnection.send_packed_command
-
-    def counting(self, command, check_health=True):
-        sent.append(command)
-        return original(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
-    return sent
 
 
 def monitor(server):

@@ -76,16 +76,20 @@ class RedisStore(Store):
         self.fill_script = self.client.register_script(FILL_SCRIPT)
         self.revoke_script = self.client.register_script(REVOKE_SCRIPT)
 
+    @staticmethod
+    def _run(script, keys: list, args: list):
+        try:
+            return script(keys=keys, args=args)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
         checks = list(checks)
         keys = [self.full_key(c.key) for c in checks]
         args: list = ["" if now_ms is None else int(now_ms)]
         for c in checks:
             args += _spec(c)
-        try:
-            reply = self.script(keys=keys, args=args)
-        except redis.RedisError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        reply = self._run(self.script, keys, args)
         return int(reply[0]), bool(reply[1]), _results(reply, 2, len(checks))
 
     # --- The credential cache (apps/api_v1/credential_cache.py) -------------------
@@ -100,10 +104,7 @@ class RedisStore(Store):
     def credential_lookup(self, *, digest, audience, ip, budgets, now_ms=None):
         args = ["" if now_ms is None else int(now_ms), audience, self.key_prefix, ip or "", _budgets_arg(budgets)]
         args.append(int(time.time() * 1000) if now_ms is None else int(now_ms))
-        try:
-            reply = self.lookup_script(keys=[self._entry_key(digest), self.full_key("cred-epoch")], args=args)
-        except redis.RedisError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        reply = self._run(self.lookup_script, [self._entry_key(digest), self.full_key("cred-epoch")], args)
         if not int(reply[0]):
             return CredentialMiss(int(reply[1]))
         count = (len(reply) - 6) // 4
@@ -123,10 +124,7 @@ class RedisStore(Store):
         args += [used_key or "", max(1, int(used_ttl_ms))]
         for c in checks:
             args += _spec(c)
-        try:
-            reply = self.fill_script(keys=keys, args=args)
-        except redis.RedisError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        reply = self._run(self.fill_script, keys, args)
         return bool(reply[0]), int(reply[1]), bool(reply[2]), _results(reply, 3, len(checks))
 
     def credential_used_key(self, credential_id: str) -> str:
@@ -137,10 +135,7 @@ class RedisStore(Store):
             keys, args = [self.full_key("cred-epoch")], [""]
         else:
             keys, args = [self._user_epoch_key(user_id)], [USER_EPOCH_TTL]
-        try:
-            self.revoke_script(keys=keys, args=args)
-        except redis.RedisError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        self._run(self.revoke_script, keys, args)
 
     def clear(self) -> None:
         try:

@@ -105,13 +105,13 @@ def entry_for(principal: Principal, *, secret: str, resource_path: str, store) -
     expires_ms = int(expires.timestamp() * 1000)
     cacheable = principal.kind == "oauth" or not credential.ip_allowlist
     ttl_ms = min(ENTRY_TTL_MS, expires_ms - now_ms) if cacheable else 0
-    used_key, used_ttl_ms = "", 1
+    # An API key's entry names its last-use marker; the fill sets the marker for what is left
+    # of the minute since the key was last stamped (none left: the next hit stamps).
+    used_key, used_ttl_ms = "", 0
     if principal.kind == "api_key":
         used_key = store.credential_used_key(credential.id)
         if credential.last_used_at is not None:
             used_ttl_ms = LAST_USED_MS - int((timezone.now() - credential.last_used_at).total_seconds() * 1000)
-    if used_ttl_ms <= 0:
-        used_key = ""  # no marker: the next request stamps last use
     subject = subject_of(None, principal=principal)
     user = principal.user
     control = {
@@ -138,8 +138,8 @@ def entry_for(principal: Principal, *, secret: str, resource_path: str, store) -
         "control": json.dumps(control, separators=(",", ":")),
         "payload": json.dumps(payload, separators=(",", ":")),
         "ttl_ms": max(0, ttl_ms),  # 0: budgets only, nothing cached
-        "used_key": used_key,
-        "used_ttl_ms": used_ttl_ms,
+        "used_key": used_key if used_ttl_ms > 0 else "",
+        "used_ttl_ms": max(1, used_ttl_ms),
     }
 
 

@@ -467,3 +467,17 @@ def test_deleting_a_client_kills_its_cached_tokens(store, user, app, django_asse
     cached(token, django_assert_num_queries)
     app.delete()
     refused(me(token))
+
+
+def test_an_entry_always_names_its_keys_last_use_marker(store, key):
+    """Even when the fill sets no marker (the minute since the last stamp is over), hits still stamp."""
+    import json
+
+    from apps.api_v1.credentials import resolve_api_key
+
+    api_key, secret = key
+    principal = resolve_api_key(Client().get("/").wsgi_request, secret, resource_path="v1")
+    principal.credential.last_used_at = timezone.now() - timedelta(minutes=2)
+    entry = credential_cache.entry_for(principal, secret=secret, resource_path="v1", store=store)
+    assert json.loads(entry["control"])["used"] == store.credential_used_key(api_key.pk)
+    assert entry["used_key"] == ""  # nothing to hold back: the next hit stamps

@@ -37,7 +37,7 @@ class ApiV1Middleware:
 
     def refuse_early(self, request):
         # Refused before any credential lookup, so a leaked token is never used.
-        if "access_token" in request.GET:
+        if request.META.get("QUERY_STRING") and "access_token" in request.GET:
             return render(request, "token_in_query", param="access_token")
         length = request.META.get("CONTENT_LENGTH") or "0"
         try:

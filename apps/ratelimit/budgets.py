@@ -13,6 +13,7 @@ into a lockout: the request that spends its last unit starts a back-off of that
 many seconds during which the budget stays empty.
 """
 
+import functools
 from dataclasses import dataclass
 
 PRINCIPAL = "principal"
@@ -119,6 +120,7 @@ BACKOFF_PATHS: tuple[str, ...] = ("/oauth/token",)
 VIEW_PATH_CLASSES: tuple[tuple[str, str], ...] = (("/v1/api-keys", "key_management"),)
 
 
+@functools.lru_cache(maxsize=1024)  # asked on every request, of a handful of paths
 def path_class(path: str) -> str | None:
     bare = path.rstrip("/") or "/"
     for prefix, name in PATH_CLASSES:

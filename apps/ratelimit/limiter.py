@@ -39,6 +39,11 @@ class Decision:
     results: tuple[Result, ...]
 
     def tightest(self) -> tuple[Check, Result] | None:
+        return self._tightest
+
+    @functools.cached_property
+    def _tightest(self) -> tuple[Check, Result] | None:
+        # Asked when the decision is kept and again for the headers: worked out once.
         pairs = [(c, r) for c, r in zip(self.checks, self.results, strict=True) if not c.budget.alert_only]
         if not self.allowed:
             return max(((c, r) for c, r in pairs if not r.allowed), key=lambda p: p[1].wait_ms)

@@ -148,16 +148,15 @@ def ratelimit_cached_credential(*, request, store, digest: str, audience: str, n
     refuses a found credential, after ``on_hit(payload, stamped)`` has run (what
     a found credential does whether or not it is refused).
     """
+    source = source_key(request)
     with store_call():
-        answer = store.credential_lookup(
-            digest=digest, audience=audience, ip=source_key(request), budgets=table.CLASSES[name]
-        )
+        answer = store.credential_lookup(digest=digest, audience=audience, ip=source, budgets=table.CLASSES[name])
     if isinstance(answer, CredentialMiss):
         return answer
     payload = json.loads(answer.payload)
     if on_hit is not None:
         on_hit(payload, answer.stamped)
-    subject = {**payload["subject"], table.IP: source_key(request)}
+    subject = {**payload["subject"], table.IP: source}
     checks = build_checks(table.CLASSES[name], subject)
     decide(request, checks, answer.now_ms, answer.allowed, answer.results)
     return payload, answer.stamped

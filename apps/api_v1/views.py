@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from apps.core.envelope import render
 from apps.core.views import route_not_found_message
+from apps.ratelimit import budgets
 
 from .authentication import RESOURCE_PATH
 from .credentials import bearer_from_header, resolve_bearer
@@ -19,8 +20,6 @@ from .exceptions import exception_handler
 from .negotiation import FIRST_RENDERER_ACCEPTS
 from .serializers import UserSerializer
 from .versioning import version_for
-
-READS = "reads"  # MeView's budget class (apps.ratelimit.throttling.view_class)
 
 
 class MeView(APIView):
@@ -74,7 +73,9 @@ def me_view():
 
         def principal():
             if not found:
-                found.append(resolve_bearer(request, secret, resource_path=RESOURCE_PATH, budget_class=READS))
+                # MeView's budget class for a bearer GET (apps.ratelimit.throttling.view_class).
+                resolved = resolve_bearer(request, secret, resource_path=RESOURCE_PATH, budget_class=budgets.READS)
+                found.append(resolved)
             return found[0]
 
         try:

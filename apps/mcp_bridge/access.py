@@ -16,10 +16,10 @@ from apps.api_v1.credentials import (
 from apps.api_v1.principal import Principal
 from apps.apikeys.models import LIVE_PREFIX, TEST_PREFIX
 from apps.core.errors import ApiError
+from apps.ratelimit import budgets
 from apps.ratelimit.services import ratelimit_bearer_failure
 
 RESOURCE_PATH = "mcp"
-READS = "reads"
 API_KEY_MESSAGE = (
     "API keys work only with the REST API under /v1. Connect to MCP through OAuth: "
     "add this server in your assistant and sign in when asked."
@@ -44,7 +44,7 @@ def principal_for_request(request) -> Principal:
         # Still a credential that is no good here, so it spends the failed-bearer budget.
         raise refused(request, API_KEY_MESSAGE)
     # Every /mcp request counts against the reads budget (SPEC 8.1), applied with the lookup.
-    principal = resolve_bearer(request, secret, resource_path=RESOURCE_PATH, budget_class=READS)
+    principal = resolve_bearer(request, secret, resource_path=RESOURCE_PATH, budget_class=budgets.READS)
     # The resolver is asked for "mcp" already; this holds even if a resolver forgets.
     if principal.kind != "oauth":
         raise refused(request, API_KEY_MESSAGE)

@@ -85,8 +85,9 @@ EXCHANGE_SUCCESSES_CLIENT = per_minute("exchange_successes.client", 600, CLIENT,
 GRANT_FAMILY = per_minute("grant_family", 10, FAMILY)
 
 # Budget classes: every budget that applies to one kind of request.
+READS = "reads"  # an authenticated read (GET/HEAD with a bearer, and every /mcp call)
 CLASSES: dict[str, tuple[Budget, ...]] = {
-    "reads": (READS_PRINCIPAL, READS_USER, READS_CLIENT),
+    READS: (READS_PRINCIPAL, READS_USER, READS_CLIENT),
     "transcripts": (TRANSCRIPTS_PRINCIPAL, TRANSCRIPTS_USER),
     "quotes": (QUOTES_PRINCIPAL, QUOTES_USER),
     "calls": (CALLS_PRINCIPAL, CALLS_USER),

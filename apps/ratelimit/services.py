@@ -49,7 +49,7 @@ def ratelimit_reads(*, request, principal) -> Decision | None:
 
     The /mcp view calls this once per request, after authentication.
     """
-    return ratelimit_class(request=request, name="reads", principal=principal)
+    return ratelimit_class(request=request, name=table.READS, principal=principal)
 
 
 def ratelimit_key_management(*, request, user) -> Decision | None:

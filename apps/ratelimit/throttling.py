@@ -29,7 +29,7 @@ def view_class(request, view, *, bearer: bool | None = None) -> str | None:
     if bearer is None:
         bearer = isinstance(request.auth, Principal)
     if bearer and request.method in READ_METHODS:
-        return "reads"
+        return table.READS
     return None
 
 

@@ -51,7 +51,17 @@ schemathesis.openapi.format(
 )
 
 
-@schemathesis.hook
-def filter_query(ctx, query):
+def one_cursor_at_most(query) -> bool:
     """SPEC 4: at most one of starting_after and ending_before (an OpenAPI document cannot say so)."""
     return not (query and "starting_after" in query and "ending_before" in query)
+
+
+@schemathesis.hook
+def filter_query(ctx, query):
+    return one_cursor_at_most(query)
+
+
+@schemathesis.hook
+def filter_case(ctx, case):
+    # The coverage phase applies case hooks only (schemathesis 4's CoverageGenerator), not filter_query.
+    return one_cursor_at_most(case.query)

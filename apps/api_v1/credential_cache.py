@@ -31,6 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from apps.apikeys.services import LAST_USED_GRANULARITY, apikey_mark_used_by_id
 from apps.core.ids import digest
 from apps.ratelimit import budgets as table
 from apps.ratelimit.limiter import subject_of
@@ -47,7 +48,7 @@ from .principal import Principal
 logger = logging.getLogger(__name__)
 
 ENTRY_TTL_MS = 60_000
-LAST_USED_MS = 60_000  # apikey last_used_at granularity (apps.apikeys.services)
+LAST_USED_MS = int(LAST_USED_GRANULARITY.total_seconds() * 1000)
 USER_FIELDS = ("id", "email", "display_name", "is_active")
 SUBJECT_DIMENSIONS = (table.PRINCIPAL, table.USER, table.CLIENT)
 
@@ -82,8 +83,6 @@ def _stamp_if_due(payload: dict, stamped: bool) -> None:
 
 def stamp_last_use(key_id: str) -> None:
     """Best effort: a cached key keeps working while the database is down; only its stamp waits."""
-    from apps.apikeys.services import apikey_mark_used_by_id
-
     try:
         apikey_mark_used_by_id(key_id=key_id)
     except DatabaseError:
@@ -119,6 +118,7 @@ def entry_for(principal: Principal, *, secret: str, resource_path: str, store) -
         "exp": str(expires_ms),
         "uid": str(user.pk),
         "used": used_key,
+        "used_ms": str(LAST_USED_MS),
         **{f"s_{name}": subject[name] or "" for name in SUBJECT_DIMENSIONS},
     }
     payload = {

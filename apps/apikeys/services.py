@@ -161,10 +161,10 @@ def apikey_mark_used(*, key: ApiKey, now=None) -> None:
     now = now or timezone.now()
     if key.last_used_at is not None and now - key.last_used_at < LAST_USED_GRANULARITY:
         return
-    ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    apikey_mark_used_by_id(key_id=key.pk, now=now)
     key.last_used_at = now
 
 
 def apikey_mark_used_by_id(*, key_id: str, now=None) -> None:
-    """Stamp last use of a cached key; the credential cache asks once a minute per key."""
+    """Stamp last use by id; the credential cache asks once per LAST_USED_GRANULARITY per key."""
     ApiKey.objects.filter(pk=key_id).update(last_used_at=now or timezone.now())

@@ -4,14 +4,13 @@ Budgets: ``budgets.py`` (the one table). Arithmetic: ``gcra.py``, mirrored by
 the Redis Lua script; stores behind ``stores.base.Store``. Public calls, one
 store round trip each, in ``services.py``:
 
-- ``ratelimit_reads(request=, principal=)``: the reads budget of a principal.
-  Bearer requests (/v1 and /mcp) get their class applied with the credential
-  lookup instead (apps/api_v1/credentials.resolve_bearer): one round trip that
-  finds a cached credential and applies its budgets (``credential_store``,
-  ``ratelimit_cached_credential``, ``ratelimit_class_and_cache``); other DRF
-  views get theirs from BudgetThrottle.
-- ``ratelimit_key_management(request=, user=)``: /v1/api-keys (automatic for
-  DRF views under that path).
+- ``ratelimit_class(request=, name=, principal=, user=)``: one budget class of
+  ``budgets.CLASSES``. DRF views get theirs from BudgetThrottle (key management
+  for /v1/api-keys, reads for a bearer GET). Bearer requests (/v1 and /mcp) get
+  their class applied with the credential lookup instead
+  (apps/api_v1/credentials.resolve_bearer): one round trip that finds a cached
+  credential and applies its budgets (``credential_store``,
+  ``ratelimit_cached_credential``, ``ratelimit_class_and_cache``).
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
   when a presented bearer credential fails lookup (wired in
   apps/api_v1/credentials.resolve_bearer).

@@ -44,19 +44,6 @@ def ratelimit_class(*, request, name: str, principal=None, user=None, number: st
     return evaluate(request, build_checks(table.CLASSES[name], subject))
 
 
-def ratelimit_reads(*, request, principal) -> Decision | None:
-    """Reads (SPEC 8.1): 60/min per principal, 120/min per user, alert at 3,000/min per client.
-
-    The /mcp view calls this once per request, after authentication.
-    """
-    return ratelimit_class(request=request, name=table.READS, principal=principal)
-
-
-def ratelimit_key_management(*, request, user) -> Decision | None:
-    """/v1/api-keys: 30/min per signed-in user."""
-    return ratelimit_class(request=request, name="key_management", user=user)
-
-
 def ratelimit_bearer_failure(*, request, error: ApiError) -> ApiError:
     """A presented bearer credential failed lookup: the error to answer with.
 

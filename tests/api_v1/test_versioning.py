@@ -81,3 +81,16 @@ def test_pinned_version_past_sunset_is_gone(api, api_key, bearer, superseded):
     key, _ = api_key
     ApiKey.objects.filter(pk=key.pk).update(api_version="2024-01-01")
     assert_error(api.get("/v1/me", **bearer), 410, "version_sunset")
+
+
+def test_a_410_for_a_retired_pinned_version_spends_a_read(api, api_key, bearer, superseded):
+    """docs/decisions.md: the reads budget is applied with the credential lookup, before the pin is
+    found retired (a version named in the header is checked first and spends nothing)."""
+    key, _ = api_key
+    ApiKey.objects.filter(pk=key.pk).update(api_version="2024-01-01")
+    gone = api.get("/v1/me", **bearer)
+    assert gone.status_code == 410
+    assert gone["X-RateLimit-Remaining"] == "59"
+    named = api.get("/v1/me", HTTP_SERVICE_VERSION="2024-01-01", **bearer)
+    assert named.status_code == 410
+    assert "X-RateLimit-Remaining" not in named

@@ -5,7 +5,8 @@
 -- ARGV[5]: the budgets, 8 space-separated values each (name, dimension, and the 6 of gcra_budgets),
 -- one string so the hot path sends few arguments; ARGV[6]: the worker's clock in ms.
 -- An entry is "<control JSON>\n<payload>"; control holds aud, exp (ms), ge/ue (the global and user
--- epochs it was filled under), uid, used (the last-used marker key or ''), and s_<dimension> values.
+-- epochs it was filled under), uid, used (the last-used marker key or '') with used_ms (its life),
+-- and s_<dimension> values.
 -- Returns {0, now_us} on a miss; on a hit {1, now_us, payload, stamped, now_ms, allowed, results...}.
 local t = redis.call('TIME')
 local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
@@ -24,7 +25,7 @@ if redis.call('GET', KEYS[2]) ~= c.ge then return miss end
 if redis.call('GET', ARGV[3] .. ':cred-epoch:' .. c.uid) ~= c.ue then return miss end
 
 local stamped = 0
-if c.used ~= '' and redis.call('SET', c.used, '1', 'NX', 'PX', 60000) then stamped = 1 end
+if c.used ~= '' and redis.call('SET', c.used, '1', 'NX', 'PX', c.used_ms) then stamped = 1 end
 
 local subject = {principal = c.s_principal, user = c.s_user, client = c.s_client, ip = ARGV[4]}
 local keys, spec = {}, {}

@@ -41,5 +41,5 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 
 bench: install
-	@command -v wrk >/dev/null || apt-get install -y wrk
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) -m bench.run --write-docs $(BENCH_ARGS)

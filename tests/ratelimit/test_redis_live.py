@@ -5,6 +5,7 @@ tests stop it and count its commands.
 """
 
 import subprocess
+import threading
 import time
 
 import pytest
@@ -128,3 +129,43 @@ def test_redis_stopped_mid_test_fails_closed_then_recovers_in_the_same_process(a
     assert response.status_code == 200
     assert response["RateLimit"] == "limit=60, remaining=59, reset=0"
     assert conf.get_store() is store
+
+
+def test_a_restarted_redis_costs_no_failed_request(api, bearer, live):
+    # The held connection's socket was closed by the old server; it is replaced before sending,
+    # and the new server's empty script cache is filled, all within the next request.
+    assert api.get("/v1/me", **bearer).status_code == 200
+    live.stop()
+    live.start()
+    response = api.get("/v1/me", **bearer)
+    assert response.status_code == 200
+    assert response["RateLimit"] == "limit=60, remaining=59, reset=0"
+
+
+def test_a_flushed_script_cache_is_refilled_on_the_next_request(api, bearer, live):
+    assert api.get("/v1/me", **bearer).status_code == 200
+    live.client().script_flush()
+    assert api.get("/v1/me", **bearer).status_code == 200
+
+
+def test_a_forked_worker_opens_its_own_connection(live, monkeypatch):
+    # gunicorn forks after the app is loaded: a socket made in the parent must never be shared.
+    store = conf.get_store()
+    store.evaluate([])
+    parent = store._connection()
+    assert store._connection() is parent
+    monkeypatch.setattr("apps.ratelimit.stores.redis.os.getpid", lambda: -1)
+    child = store._connection()
+    assert child is not parent
+    store.evaluate([])
+    assert child._sock is not None
+    assert parent._sock is not None  # left to the parent, not closed under it
+
+
+def test_each_thread_has_its_own_connection(live):
+    store = conf.get_store()
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(store._connection()))
+    thread.start()
+    thread.join()
+    assert seen[0] is not store._connection()

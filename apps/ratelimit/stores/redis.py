@@ -3,19 +3,27 @@
 The script reads the Redis clock, so every server process sharing the Redis
 shares one budget and one notion of now. Timeouts are short and there are no
 client-side retries: an unreachable Redis must turn into a quick 503, and the
-connection pool reconnects on the next request once Redis is back.
+connection reconnects on the next request once Redis is back.
+
+Scripts go over one connection per process and thread, held between requests
+and driven with redis-py's own ``send_command``/``read_response``: the pool's
+checkout (a lock, a fork check, a poll of the socket) and the client's command
+dispatch cost more than the round trip's own work, on every request (issue 9).
 
 All keys of one call must live on one node (Redis Cluster would need hash
 tags); a single primary with replicas is the supported topology.
 """
 
 import functools
+import os
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import redis
 from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError
 from redis.retry import Retry
 
 from .. import gcra
@@ -50,6 +58,24 @@ def _budgets_arg(budgets: tuple) -> str:
     return " ".join(str(value) for value in values)
 
 
+def _ready(connection) -> None:
+    # What redis-py's pool does at checkout: connect if need be, and replace a socket the server
+    # has closed (a restart, an idle timeout) before sending, rather than fail the request.
+    connection.connect()
+    try:
+        if connection.can_read():
+            raise redis.ConnectionError("unexpected data on an idle connection")
+    except (redis.ConnectionError, redis.TimeoutError, OSError):
+        connection.disconnect()
+        connection.connect()
+
+
+def _evalsha(connection, sha: str, keys: list, args: list):
+    # Connects on first use and after a disconnect; raises the reply's error (NoScriptError included).
+    connection.send_command("EVALSHA", sha, len(keys), *keys, *args)
+    return connection.read_response()
+
+
 def _results(reply, start: int, count: int) -> list[gcra.Result]:
     return [
         gcra.Result(
@@ -75,12 +101,30 @@ class RedisStore(Store):
         self.lookup_script = self.client.register_script(LOOKUP_SCRIPT)
         self.fill_script = self.client.register_script(FILL_SCRIPT)
         self.revoke_script = self.client.register_script(REVOKE_SCRIPT)
+        self._local = threading.local()
 
-    @staticmethod
-    def _run(script, keys: list, args: list):
+    def _connection(self):
+        # A forked worker opens its own: a socket inherited from the parent is the parent's.
+        local, pid = self._local, os.getpid()
+        if getattr(local, "pid", None) != pid:
+            pool = self.client.connection_pool
+            local.connection, local.pid = pool.connection_class(**pool.connection_kwargs), pid
+        return local.connection
+
+    def run_script(self, script, keys: list, args: list):
+        """EVALSHA ``script`` (a registered ``redis.commands.core.Script``); StoreUnavailable on any failure."""
+        connection = self._connection()
         try:
-            return script(keys=keys, args=args)
+            _ready(connection)
+            try:
+                return _evalsha(connection, script.sha, keys, args)
+            except NoScriptError:
+                # Redis restarted or its script cache was flushed: load the script, send again.
+                script.sha = self.client.script_load(script.script)
+                return _evalsha(connection, script.sha, keys, args)
         except redis.RedisError as exc:
+            # Whatever was half sent or half read must not meet the next request.
+            connection.disconnect()
             raise StoreUnavailable(str(exc)) from exc
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
@@ -89,7 +133,7 @@ class RedisStore(Store):
         args: list = ["" if now_ms is None else int(now_ms)]
         for c in checks:
             args += _spec(c)
-        reply = self._run(self.script, keys, args)
+        reply = self.run_script(self.script, keys, args)
         return int(reply[0]), bool(reply[1]), _results(reply, 2, len(checks))
 
     # --- The credential cache (apps/api_v1/credential_cache.py) -------------------
@@ -104,7 +148,7 @@ class RedisStore(Store):
     def credential_lookup(self, *, digest, audience, ip, budgets, now_ms=None):
         args = ["" if now_ms is None else int(now_ms), audience, self.key_prefix, ip or "", _budgets_arg(budgets)]
         args.append(int(time.time() * 1000) if now_ms is None else int(now_ms))
-        reply = self._run(self.lookup_script, [self._entry_key(digest), self.full_key("cred-epoch")], args)
+        reply = self.run_script(self.lookup_script, [self._entry_key(digest), self.full_key("cred-epoch")], args)
         if not int(reply[0]):
             return CredentialMiss(int(reply[1]))
         count = (len(reply) - 6) // 4
@@ -124,7 +168,7 @@ class RedisStore(Store):
         args += [used_key or "", max(1, int(used_ttl_ms))]
         for c in checks:
             args += _spec(c)
-        reply = self._run(self.fill_script, keys, args)
+        reply = self.run_script(self.fill_script, keys, args)
         return bool(reply[0]), int(reply[1]), bool(reply[2]), _results(reply, 3, len(checks))
 
     def credential_used_key(self, credential_id: str) -> str:
@@ -135,7 +179,7 @@ class RedisStore(Store):
             keys, args = [self.full_key("cred-epoch")], [""]
         else:
             keys, args = [self._user_epoch_key(user_id)], [USER_EPOCH_TTL]
-        self._run(self.revoke_script, keys, args)
+        self.run_script(self.revoke_script, keys, args)
 
     def clear(self) -> None:
         try:

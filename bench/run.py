@@ -164,8 +164,8 @@ def lines_file(workdir: Path, name: str, rows: list[str]) -> Path:
 
 
 def warm(lines: Path, count: int, args) -> None:
-    """Present every credential at least once, so each is in use (cached) before the rounds."""
-    wrk(lines, BASE, duration=max(3, count // 300), connections=args.connections, threads=args.threads)
+    """Present every credential at least once (twice at ~1,200 requests a second), so each is cached."""
+    wrk(lines, BASE, duration=max(3, count // 600), connections=args.connections, threads=args.threads)
 
 
 def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None = None, quiet=False) -> Result:
@@ -229,23 +229,35 @@ def main() -> int:
         PY, "-m", "gunicorn", "config.wsgi", "--workers", str(args.workers), "--bind", f"127.0.0.1:{APP_PORT}",
         "--log-level", "warning",
     ]  # fmt: skip
-    results: dict[str, Result] = {}
-    with process(gunicorn, env, f"{BASE}/bench/floor"):
-        for lines in (floor_lines, key_lines):  # warm-up
-            wrk(lines, BASE, duration=2, connections=args.connections, threads=args.threads)
-        results["floor"] = run_case(Result("floor: bare Django JSON view"), floor_lines, BASE, args)
-        results["round_trip"] = run_case(
-            Result("calibration: the floor plus one no-op Redis EVALSHA"), round_trip_lines, BASE, args
-        )
-        for key, name, lines in (
-            ("me_key", "GET /v1/me, API key", key_lines),
-            ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines),
-            ("mcp", "/mcp tools/call svc_whoami", mcp_lines),
-        ):
-            # Credentials in use: every one has been presented once (its cache entry
-            # filled) before the rounds, as a client's token is after its first call.
-            warm(lines, len(creds), args)
-            results[key] = run_case(Result(name), lines, BASE, args)
+    uvicorn = [
+        PY, "-m", "uvicorn", "bench.peer_mcp:app", "--loop", "uvloop", "--http", "httptools",
+        "--workers", str(args.workers), "--port", str(PEER_PORT), "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    peer = f"http://127.0.0.1:{PEER_PORT}"
+    # (key, name, lines, base url, credentials to present before each round)
+    cases = [
+        ("floor", "floor: bare Django JSON view", floor_lines, BASE, False),
+        ("round_trip", "calibration: the floor plus one no-op Redis EVALSHA", round_trip_lines, BASE, False),
+        ("me_key", "GET /v1/me, API key", key_lines, BASE, True),
+        ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines, BASE, True),
+        ("mcp", "/mcp tools/call svc_whoami", mcp_lines, BASE, True),
+        ("peer", "peer: SDK MCPServer whoami, no auth", peer_lines, peer, False),
+    ]
+    results: dict[str, Result] = {key: Result(name) for key, name, *_ in cases}
+    with process(gunicorn, env, f"{BASE}/bench/floor"), process(uvicorn, {**os.environ}, f"{peer}/mcp"):
+        for _, _, lines, url, _ in cases:  # warm-up
+            wrk(lines, url, duration=2, connections=args.connections, threads=args.threads)
+        # Round by round, every case once, so each ratio compares figures taken over the same
+        # minutes: this virtual machine's speed drifts from one minute to the next.
+        for _ in range(args.rounds):
+            for key, _, lines, url, credentials in cases:
+                if credentials:
+                    # Every credential presented once (its cache entry filled, as a client's
+                    # token is after its first call) right before the round: entries live 60 s.
+                    warm(lines, len(creds), args)
+                run_case(results[key], lines, url, args, rounds=1, quiet=True)
+        for key, *_ in cases:
+            report_case(results[key])
         # Refresh tokens and codes are single use (codes live 60 s): mint a fresh
         # set right before each round, more than a round can spend.
         estimate = int(max(2000, 600 * args.duration))
@@ -258,17 +270,6 @@ def main() -> int:
                 setup(kind, estimate, workdir, env)
                 run_case(result, workdir / f"{kind}.lines", BASE, args, rounds=1, quiet=True)
             results[key] = report_case(result)
-
-    peer_env = {**os.environ}
-    uvicorn = [
-        PY, "-m", "uvicorn", "bench.peer_mcp:app", "--loop", "uvloop", "--http", "httptools",
-        "--workers", str(args.workers), "--port", str(PEER_PORT), "--log-level", "warning", "--no-access-log",
-    ]  # fmt: skip
-    with process(uvicorn, peer_env, f"http://127.0.0.1:{PEER_PORT}/mcp"):
-        wrk(peer_lines, f"http://127.0.0.1:{PEER_PORT}", duration=2, connections=args.connections, threads=args.threads)
-        results["peer"] = run_case(
-            Result("peer: SDK MCPServer whoami, no auth"), peer_lines, f"http://127.0.0.1:{PEER_PORT}", args
-        )
 
     report = render(results, args)
     print(report)
@@ -338,6 +339,7 @@ Measured by `make bench` (bench/run.py) in one run on this machine: {machine}.
 Versions: {versions}; {wrk}.
 gunicorn sync workers: {workers}; the peer under uvicorn with uvloop and httptools, {workers} workers.
 wrk: {threads} threads, {connections} connections, {rounds} rounds of {duration} s per case; medians shown.
+Both servers run throughout; the read cases (floor to peer) are interleaved, one round of each in turn.
 PostgreSQL and Redis local; production settings (DEBUG off).
 
 """

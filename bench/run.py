@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -44,6 +45,12 @@ class Result:
     p50: list[float] = field(default_factory=list)
     p99: list[float] = field(default_factory=list)
     errors: list[int] = field(default_factory=list)
+
+    def add(self, other: "Result") -> None:
+        self.rps += other.rps
+        self.p50 += other.p50
+        self.p99 += other.p99
+        self.errors += other.errors
 
     @property
     def median_rps(self) -> float:
@@ -163,9 +170,29 @@ def lines_file(workdir: Path, name: str, rows: list[str]) -> Path:
     return path
 
 
-def warm(lines: Path, count: int, args) -> None:
-    """Present every credential at least once (twice at ~1,200 requests a second), so each is cached."""
-    wrk(lines, BASE, duration=max(3, count // 600), connections=args.connections, threads=args.threads)
+def warm(lines: Path, args) -> None:
+    """Send every line twice, so each credential is in use (cached) before the rounds, however fast the machine.
+
+    Twice: a user's first credential lookup only creates the user's revocation epoch, the next
+    one caches (docs/decisions.md, "The credential cache"). wrk runs for a duration, and a
+    duration that covers every line on a fast run does not on a slow one.
+    """
+
+    def send(line: str) -> int:
+        method, path, headers, body = line.split("\t")
+        request = urllib.request.Request(
+            BASE + path,
+            data=body.encode() or None,
+            method=method,
+            headers=dict(h.split(": ", 1) for h in headers.split("|") if h),
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+
+    with ThreadPoolExecutor(max_workers=args.connections) as pool:
+        statuses = list(pool.map(send, lines.read_text().splitlines() * 2))
+    if set(statuses) != {200}:
+        raise RuntimeError(f"warming {lines.name}: statuses {sorted(set(statuses))}")
 
 
 def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None = None, quiet=False) -> Result:
@@ -174,6 +201,7 @@ def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None 
         rps, p50, p99, errors = parse_wrk(out, args.duration)
         if errors or not rps:
             print(f"{result.name}: {errors} failed requests\n{out}", file=sys.stderr)
+        print(f"  round: {result.name[:38]:<38} {rps:>7.0f} req/s  p50 {p50:6.2f}  p99 {p99:6.2f}", flush=True)
         result.rps.append(rps)
         result.p50.append(p50)
         result.p99.append(p99)
@@ -234,30 +262,34 @@ def main() -> int:
         "--workers", str(args.workers), "--port", str(PEER_PORT), "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
     peer = f"http://127.0.0.1:{PEER_PORT}"
-    # (key, name, lines, base url, credentials to present before each round)
-    cases = [
-        ("floor", "floor: bare Django JSON view", floor_lines, BASE, False),
-        ("round_trip", "calibration: the floor plus one no-op Redis EVALSHA", round_trip_lines, BASE, False),
-        ("me_key", "GET /v1/me, API key", key_lines, BASE, True),
-        ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines, BASE, True),
-        ("mcp", "/mcp tools/call svc_whoami", mcp_lines, BASE, True),
-        ("peer", "peer: SDK MCPServer whoami, no auth", peer_lines, peer, False),
+    # This virtual machine's speed drifts by tens of per cent from one minute to the next, so
+    # every ratio compares rounds taken in turn over the same half minute: each case alternates
+    # with its reference (the floor, or for /mcp the peer), right after its credentials were
+    # presented (cache entries live 60 s; a pair of 3 rounds each takes about 30 s).
+    pairs = [
+        ("round_trip", "calibration: the floor plus one no-op Redis EVALSHA", round_trip_lines, None),
+        ("me_key", "GET /v1/me, API key", key_lines, None),
+        ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines, None),
+        ("mcp", "/mcp tools/call svc_whoami", mcp_lines, "peer"),
     ]
-    results: dict[str, Result] = {key: Result(name) for key, name, *_ in cases}
+    results: dict[str, Result] = {"floor": Result("floor: bare Django JSON view")}
+    results.update({key: Result(name) for key, name, _, _ in pairs})
+    results["peer"] = Result("peer: SDK MCPServer whoami, no auth")
+    references: dict[str, Result] = {}
     with process(gunicorn, env, f"{BASE}/bench/floor"), process(uvicorn, {**os.environ}, f"{peer}/mcp"):
-        for _, _, lines, url, _ in cases:  # warm-up
+        for lines, url in ((floor_lines, BASE), (key_lines, BASE), (peer_lines, peer)):  # warm-up
             wrk(lines, url, duration=2, connections=args.connections, threads=args.threads)
-        # Round by round, every case once, so each ratio compares figures taken over the same
-        # minutes: this virtual machine's speed drifts from one minute to the next.
-        for _ in range(args.rounds):
-            for key, _, lines, url, credentials in cases:
-                if credentials:
-                    # Every credential presented once (its cache entry filled, as a client's
-                    # token is after its first call) right before the round: entries live 60 s.
-                    warm(lines, len(creds), args)
-                run_case(results[key], lines, url, args, rounds=1, quiet=True)
-        for key, *_ in cases:
-            report_case(results[key])
+        for key, _, lines, reference in pairs:
+            if lines is not round_trip_lines:
+                warm(lines, args)
+            ref_lines, ref_url = (peer_lines, peer) if reference == "peer" else (floor_lines, BASE)
+            references[key] = Result(f"reference of {key}")
+            for _ in range(args.rounds):
+                run_case(references[key], ref_lines, ref_url, args, rounds=1, quiet=True)
+                run_case(results[key], lines, BASE, args, rounds=1, quiet=True)
+            results[reference or "floor"].add(references[key])
+        for result in results.values():
+            report_case(result)
         # Refresh tokens and codes are single use (codes live 60 s): mint a fresh
         # set right before each round, more than a round can spend.
         estimate = int(max(2000, 600 * args.duration))
@@ -271,7 +303,7 @@ def main() -> int:
                 run_case(result, workdir / f"{kind}.lines", BASE, args, rounds=1, quiet=True)
             results[key] = report_case(result)
 
-    report = render(results, args)
+    report = render(results, references, args)
     print(report)
     if args.write_docs:
         write_docs(report, args)
@@ -279,8 +311,10 @@ def main() -> int:
     return 0
 
 
-def render(results: dict[str, Result], args) -> str:
-    floor = results["floor"]
+def render(results: dict[str, Result], references: dict[str, Result], args) -> str:
+    def ratio(key: str, attr: str) -> float:
+        return getattr(results[key], attr) / getattr(references[key], attr)
+
     rows = [
         "| case | median req/s | p50 ms | p99 ms | non-2xx |",
         "|---|---:|---:|---:|---:|",
@@ -288,23 +322,23 @@ def render(results: dict[str, Result], args) -> str:
     for r in results.values():
         rows.append(f"| {r.name} | {r.median_rps:.0f} | {r.median_p50:.2f} | {r.median_p99:.2f} | {sum(r.errors)} |")
     targets = [
-        ("GET /v1/me (API key) throughput / floor >= 0.5", results["me_key"].median_rps / floor.median_rps, 0.5),
-        ("GET /v1/me (OAuth) throughput / floor >= 0.5", results["me_oauth"].median_rps / floor.median_rps, 0.5),
-        ("GET /v1/me (API key) p99 / floor p99 <= 2", results["me_key"].median_p99 / floor.median_p99, -2),
-        ("GET /v1/me (OAuth) p99 / floor p99 <= 2", results["me_oauth"].median_p99 / floor.median_p99, -2),
-        ("/mcp svc_whoami / SDK peer >= 1", results["mcp"].median_rps / results["peer"].median_rps, 1.0),
+        ("GET /v1/me (API key) throughput / floor >= 0.5", ratio("me_key", "median_rps"), 0.5),
+        ("GET /v1/me (OAuth) throughput / floor >= 0.5", ratio("me_oauth", "median_rps"), 0.5),
+        ("GET /v1/me (API key) p99 / floor p99 <= 2", ratio("me_key", "median_p99"), -2),
+        ("GET /v1/me (OAuth) p99 / floor p99 <= 2", ratio("me_oauth", "median_p99"), -2),
+        ("/mcp svc_whoami / SDK peer >= 1", ratio("mcp", "median_rps"), 1.0),
         ("refresh exchanges per second >= 240", results["refresh"].median_rps, 240),
     ]
     rows += ["", "| target | measured | met |", "|---|---:|---|"]
     for name, value, bound in targets:
         met = value <= -bound if bound < 0 else value >= bound
         rows.append(f"| {name} | {value:.2f} | {'yes' if met else 'NO'} |")
-    round_trip = results["round_trip"]
     rows += [
         "",
+        "Each ratio divides a case's medians by those of the rounds of its reference taken in turn "
+        "with it (the floor row pools every floor round).",
         "Calibration, not a target: one no-op Redis round trip alone leaves the floor at "
-        f"{round_trip.median_rps / floor.median_rps:.2f} of its throughput "
-        f"(p99 {round_trip.median_p99 / floor.median_p99:.2f}x).",
+        f"{ratio('round_trip', 'median_rps'):.2f} of its throughput (p99 {ratio('round_trip', 'median_p99'):.2f}x).",
     ]
     return "\n".join(rows)
 
@@ -339,7 +373,7 @@ Measured by `make bench` (bench/run.py) in one run on this machine: {machine}.
 Versions: {versions}; {wrk}.
 gunicorn sync workers: {workers}; the peer under uvicorn with uvloop and httptools, {workers} workers.
 wrk: {threads} threads, {connections} connections, {rounds} rounds of {duration} s per case; medians shown.
-Both servers run throughout; the read cases (floor to peer) are interleaved, one round of each in turn.
+Both servers run throughout; each read case alternates round by round with its reference (the floor; for /mcp the peer).
 PostgreSQL and Redis local; production settings (DEBUG off).
 
 """

@@ -64,7 +64,7 @@ def users(n: int, out: Path) -> None:
         batch_size=BATCH,
     )
     keys, v1, mcp, rows = [], [], [], []
-    for user in created:
+    for i, user in enumerate(created):
         secret = new_secret("sk_live_")
         keys.append(
             ApiKey(
@@ -76,7 +76,9 @@ def users(n: int, out: Path) -> None:
                 api_version=CURRENT_VERSION,
                 created=now,
                 expires_at=now + timedelta(days=90),
-                last_used_at=now,
+                # Spread over the last minute: each key comes due for its once-a-minute last-use
+                # stamp at its own moment, as keys in steady use do, not all at once mid-round.
+                last_used_at=now - timedelta(seconds=60 * i / n),
             )
         )
         tokens = {"api_key": secret}

@@ -343,6 +343,7 @@ def render(results: dict[str, Result], references: dict[str, Result], args) -> s
         "",
         "Each ratio divides a case's medians by those of the rounds of its reference taken in turn "
         "with it (the floor row pools every floor round).",
+        "",
         "Calibration, not a target: one no-op Redis round trip alone leaves the floor at "
         f"{ratio('round_trip', 'median_rps'):.2f} of its throughput (p99 {ratio('round_trip', 'median_p99'):.2f}x).",
     ]

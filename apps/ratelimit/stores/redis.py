@@ -61,7 +61,8 @@ def _budgets_arg(budgets: tuple) -> str:
 def _ready(connection) -> None:
     # What redis-py's pool does at checkout: connect if need be, and replace a socket the server
     # has closed (a restart, an idle timeout) before sending, rather than fail the request.
-    connection.connect()
+    if not connection.is_connected:
+        connection.connect()
     try:
         if connection.can_read():
             raise redis.ConnectionError("unexpected data on an idle connection")

@@ -231,6 +231,7 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=3000)
     parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args()
+    args.production_workers = args.workers is None
     args.workers = args.workers or runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]
     if not shutil.which("wrk"):
         print("wrk is needed: apt-get install wrk", file=sys.stderr)
@@ -363,6 +364,7 @@ def write_docs(report: str, args) -> None:
             versions=versions,
             wrk=wrk_version,
             workers=args.workers,
+            whose=" (production's count, gunicorn.conf.py)" if args.production_workers else "",
             rounds=args.rounds,
             duration=args.duration,
             connections=args.connections,
@@ -378,8 +380,7 @@ PERFORMANCE_HEADER = """# Performance
 
 Measured by `make bench` (bench/run.py) in one run on this machine: {machine}.
 Versions: {versions}; {wrk}.
-gunicorn sync workers: {workers} (production's count, gunicorn.conf.py); the peer under uvicorn with uvloop and
-httptools, {workers} workers.
+gunicorn sync workers: {workers}{whose}; the peer under uvicorn with uvloop and httptools, {workers} workers.
 wrk: {threads} threads, {connections} connections, {rounds} rounds of {duration} s per case; medians shown.
 Both servers run throughout; each read case alternates round by round with its reference (the floor; for /mcp the peer).
 PostgreSQL and Redis local; production settings (DEBUG off).

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.test import Client
 from django.utils import timezone
 
@@ -68,9 +69,9 @@ def test_admin_is_read_only(user):
     browser = Client()
     browser.force_login(staff)
     assert browser.get("/admin/audit/auditevent/").status_code == 200
-    assert browser.get(f"/admin/audit/auditevent/{event.pk}/change/").status_code == 200
+    assert browser.get(f"/admin/audit/auditevent/{quote(event.pk)}/change/").status_code == 200
     assert browser.get("/admin/audit/auditevent/add/").status_code == 403
-    assert browser.post(f"/admin/audit/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert browser.post(f"/admin/audit/auditevent/{quote(event.pk)}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()
 
 

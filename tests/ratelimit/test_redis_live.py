@@ -4,6 +4,7 @@ A private redis-server on a free port (never the shared one on 6379): these
 tests stop it and count its commands.
 """
 
+import signal
 import subprocess
 import threading
 import time
@@ -13,7 +14,7 @@ from django.test import Client
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.redis import RedisStore
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_api_key
 from tests.oauth.helpers import FORM, make_client, refresh, tokens_for
 
 from .redis_server import sent_commands, start_private_redis
@@ -169,3 +170,29 @@ def test_each_thread_has_its_own_connection(live):
     thread.start()
     thread.join()
     assert seen[0] is not store._connection()
+
+
+def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_request(api, bearer, live):
+    # SPEC 8: an unreachable store is a 503 with Retry-After: 5. The held connection must not
+    # keep a reply that arrives after the timeout: it answered another credential.
+    other = UserFactory(email="grace@example.com")
+    other_bearer = {"HTTP_AUTHORIZATION": f"Bearer {make_api_key(other)[1]}"}
+    for _ in range(2):  # the first lookup creates each user's epoch, the second caches the key
+        assert api.get("/v1/me", **bearer).status_code == 200
+        assert api.get("/v1/me", **other_bearer).status_code == 200
+
+    live.process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        hung = api.get("/v1/me", **other_bearer)
+        assert hung.status_code == 503
+        assert hung.json()["error"]["code"] == "rate_limiter_unavailable"
+        assert hung["Retry-After"] == "5"
+        assert time.monotonic() - started < 3
+    finally:
+        live.process.send_signal(signal.SIGCONT)
+
+    time.sleep(0.2)  # Redis runs the lookup it had been sent and replies to a closed socket
+    response = api.get("/v1/me", **bearer)
+    assert response.status_code == 200
+    assert response.json()["email"] == "ada@example.com"

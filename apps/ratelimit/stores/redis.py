@@ -124,8 +124,8 @@ class RedisStore(Store):
                 script.sha = self.client.script_load(script.script)
                 return _evalsha(connection, script.sha, keys, args)
         except redis.RedisError as exc:
-            # Whatever was half sent or half read must not meet the next request.
-            connection.disconnect()
+            # redis-py has already dropped a socket that failed mid-send or mid-read (a timeout
+            # included), so a late reply can never answer the next request (tested).
             raise StoreUnavailable(str(exc)) from exc
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):

@@ -69,10 +69,36 @@ def audit_record(
     the request being served (apps.audit.context). ``at`` is the moment of the
     action when the action stamps rows with it too (default: now).
     """
+    event = audit_event(
+        event_type=event_type,
+        user=user,
+        actor=actor,
+        client_id=client_id,
+        key_id=key_id,
+        data=data,
+        request=request,
+        at=at,
+    )
+    event.save(force_insert=True)
+    return event
+
+
+def audit_event(
+    *,
+    event_type: EventType | str,
+    user,
+    actor: Actor | None = None,
+    client_id: str = "",
+    key_id: str = "",
+    data: dict | None = None,
+    request=None,
+    at=None,
+) -> AuditEvent:
+    """The row ``audit_record`` writes, unsaved: for an action that writes it in its own statement."""
     event_type = EventType(event_type)  # an unknown type is a programming error: fail loudly
     request = request if request is not None else current_request.get()
     actor = actor or _request_actor(request)
-    return AuditEvent.objects.create(
+    return AuditEvent(
         event_type=event_type,
         # A user or just its id: callers holding only ``user_id`` need no extra query.
         user_id=user if isinstance(user, str) else user.pk,

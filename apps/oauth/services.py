@@ -13,7 +13,7 @@ from django.utils import timezone
 from oauthlib.common import add_params_to_uri
 
 from apps.audit.models import EventType
-from apps.audit.services import actor_client, audit_record
+from apps.audit.services import audit_record
 from apps.core.ids import digest, new_secret
 
 from .models import TRANSACTION_LIFETIME, AccessToken, Application, ConsentTransaction, Grant, RefreshToken
@@ -191,47 +191,6 @@ def application_mark_used(*, application: Application, now) -> None:
     application.last_used_at = now
 
 
-def tokens_issue(
-    *,
-    request,
-    token: dict,
-    user,
-    application: Application,
-    family,
-    resource: list,
-    granted_scope: str,
-    now,
-    family_expires,
-    previous: RefreshToken | None,
-) -> None:
-    """Persist the access and refresh token oauthlib generated (digests only)."""
-    from oauth2_provider.models import set_token_value
-
-    access = AccessToken(
-        user=user,
-        application=application,
-        expires=now + ACCESS_TOKEN_LIFETIME,
-        scope=token["scope"],
-        resource=resource,
-        family=family,
-        source_refresh_token=previous,
-    )
-    set_token_value(access, token["access_token"])
-    access.save(force_insert=True)
-    refresh = RefreshToken(
-        user=user,
-        application=application,
-        access_token=access,
-        token_family=family,
-        resource=resource,
-        scope=granted_scope,
-        expires=min(now + REFRESH_IDLE_LIFETIME, family_expires),
-        family_expires=family_expires,
-    )
-    set_token_value(refresh, token["refresh_token"])
-    refresh.save(force_insert=True)
-
-
 def token_revoke(*, token: str, client_id: str | None) -> None:
     """RFC 7009. Revoking a refresh token ends its whole grant family (and so its
     access tokens); revoking an access token ends that token. A client_id that
@@ -246,17 +205,6 @@ def token_revoke(*, token: str, client_id: str | None) -> None:
         access = AccessToken.objects.select_related("application").filter(token_checksum=token_digest).first()
         if access is not None and (not client_id or (access.application and access.application.client_id == client_id)):
             access.delete()
-
-
-def refresh_audit(*, user, application: Application, now) -> None:
-    """A refresh is written to the audit log by the client that made it (SPEC 5.11)."""
-    audit_record(
-        event_type=EventType.OAUTH_TOKEN_REFRESHED,
-        user=user,
-        actor=actor_client(application.client_id),
-        client_id=application.client_id,
-        at=now,
-    )
 
 
 STALE_AFTER = timedelta(days=1)

@@ -17,8 +17,9 @@ from oauth2_provider.scopes import BaseScopes
 from oauthlib.oauth2.rfc6749 import errors
 
 from apps.core.ids import digest
+from apps.core.sql import CompiledQuery
 
-from . import ratelimit_hooks, services
+from . import issuing, ratelimit_hooks, services
 from .connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
 from .models import Grant, RefreshToken
 from .scopes import ALL_SCOPES, SCOPES
@@ -87,6 +88,19 @@ def _lock(queryset):
     return queryset.select_for_update(of=("self",))
 
 
+# The two reads that open an exchange, compiled by Django once per process (apps/core/sql.py).
+CODE_BY_DIGEST = CompiledQuery(
+    lambda code_digest: _lock(Grant.objects.select_related("user", "application")).filter(code=code_digest)[:1]
+)
+REFRESH_TOKEN_BY_DIGEST = CompiledQuery(
+    lambda token_digest: (
+        _lock(RefreshToken.objects.select_related("user", "application").only(*REFRESH_FIELDS))
+        .filter(token_checksum=token_digest)
+        .order_by("revoked")[:1]
+    )
+)
+
+
 class Validator(OAuth2Validator):
     def client_authentication_required(self, request, *args, **kwargs):
         return False  # every client is public (SPEC 2.5)
@@ -102,7 +116,7 @@ class Validator(OAuth2Validator):
     # -- authorization code -------------------------------------------------
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs):
-        grant = _lock(Grant.objects.select_related("user", "application")).filter(code=digest(code)).first()
+        grant = CODE_BY_DIGEST.first(digest(code))
         if grant is None or not _issued_to(grant.application, client):
             return False
         if grant.used_at is not None:
@@ -138,12 +152,7 @@ class Validator(OAuth2Validator):
     # -- refresh token ------------------------------------------------------
 
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
-        refresh = (
-            _lock(RefreshToken.objects.select_related("user", "application").only(*REFRESH_FIELDS))
-            .filter(token_checksum=digest(refresh_token))
-            .order_by("revoked")
-            .first()
-        )
+        refresh = REFRESH_TOKEN_BY_DIGEST.first(digest(refresh_token))
         if refresh is None:
             return False  # an unknown token has no family to count; it is a failed exchange
         # Counted for every known token, before any other check or write (SPEC 8.3);
@@ -185,14 +194,13 @@ class Validator(OAuth2Validator):
         now = timezone.now()
         previous = getattr(request, "refresh_token_instance", None)
         if previous is not None:
-            RefreshToken.objects.filter(pk=previous.pk).update(revoked=now, updated=now)
             family, resource = previous.token_family, previous.resource
             granted_scope, family_expires = previous.scope, previous.family_expires
         else:
             grant = request.grant
             family, resource, granted_scope = grant.family, grant.resource, grant.scope
             family_expires = now + services.REFRESH_ABSOLUTE_LIFETIME
-        services.tokens_issue(
+        issuing.tokens_issue(
             request=request,
             token=token,
             user=request.user,
@@ -205,6 +213,4 @@ class Validator(OAuth2Validator):
             previous=previous,
         )
         services.application_mark_used(application=request.client, now=now)
-        if previous is not None:
-            services.refresh_audit(user=request.user, application=request.client, now=now)
         request.token_family = family

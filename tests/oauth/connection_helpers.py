@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from apps.oauth import services
+from apps.oauth import issuing
 from apps.oauth.models import AccessToken, RefreshToken
 from apps.oauth.tokens import new_access_token, new_refresh_token
 from tests.oauth.helpers import V1, signed_in
@@ -25,7 +25,7 @@ def issue(user, app, *, resource=V1, scope="rates:read calls:read", now=None) ->
     now = now or timezone.now()
     family = uuid.uuid4()
     token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": scope}
-    services.tokens_issue(
+    issuing.tokens_issue(
         request=None,
         token=token,
         user=user,

@@ -1,8 +1,10 @@
 """SQL statements per token request (DOT stock: 13 for a code exchange, 18 for a refresh).
 
 Counts include BEGIN and COMMIT. A refresh: the token row locked with its user
-and client joined, the old token revoked, the access and refresh rows inserted,
-the audit row; nothing else (the grant-family budget needs no lookup of its own).
+and client joined, then its writes: the old token revoked, the access and refresh
+rows inserted, the audit row, which on PostgreSQL are one statement
+(apps/oauth/issuing.py); nothing else (the grant-family budget needs no lookup of
+its own).
 """
 
 import pytest
@@ -24,23 +26,23 @@ def _show(ctx):
     return "\n".join(q["sql"][:160] for q in ctx.captured_queries)
 
 
-def test_code_exchange_in_at_most_7_statements(user, app):
+def test_code_exchange_in_at_most_6_statements_on_postgresql_7_elsewhere(user, app):
     verifier, challenge = pkce()
     code = get_code(signed_in(user), app, challenge)
     client = Client()
     with CaptureQueriesContext(connection) as ctx:
         response = exchange(client, app, code, verifier)
     assert response.status_code == 200
-    assert len(ctx.captured_queries) <= 7, _show(ctx)
+    assert len(ctx.captured_queries) <= (6 if connection.vendor == "postgresql" else 7), _show(ctx)
 
 
-def test_refresh_in_at_most_7_statements(user, app):
+def test_refresh_in_at_most_4_statements_on_postgresql_7_elsewhere(user, app):
     tokens = tokens_for(user, app)
     client = Client()
     with CaptureQueriesContext(connection) as ctx:
         response = refresh(client, app, tokens["refresh_token"])
     assert response.status_code == 200
-    assert len(ctx.captured_queries) <= 7, _show(ctx)
+    assert len(ctx.captured_queries) <= (4 if connection.vendor == "postgresql" else 7), _show(ctx)
 
 
 def _reads(ctx):

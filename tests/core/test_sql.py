@@ -1,0 +1,201 @@
+"""apps/core/sql.py: a compiled-once read gives what the ORM gives; an INSERT statement writes what save() writes."""
+
+import hashlib
+import threading
+import uuid
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import signals
+from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
+from django.utils import timezone
+from oauth2_provider.models import set_token_value
+
+from apps.audit.models import AuditEvent
+from apps.core.sql import CompiledQuery, insert_statement, inserted, update_statement
+from apps.oauth.models import AccessToken, RefreshToken
+from tests.oauth.helpers import make_client
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+
+def _refresh_token(user, app, secret: str) -> RefreshToken:
+    token = RefreshToken(
+        user=user,
+        application=app,
+        token_family=uuid.uuid4(),
+        resource=["https://api.example.com/v1"],
+        scope="rates:read",
+        expires=timezone.now() + timedelta(days=14),
+    )
+    set_token_value(token, secret)
+    token.save()
+    return token
+
+
+def _by_checksum(checksum):
+    return (
+        RefreshToken.objects.select_related("user", "application")
+        .only("id", "resource", "scope", "user__id", "user__is_active", "application__id", "application__client_id")
+        .filter(token_checksum=checksum)
+        .order_by("revoked")[:1]
+    )
+
+
+BY_CHECKSUM = CompiledQuery(_by_checksum)
+
+
+def test_first_returns_what_the_orm_returns(user, django_assert_num_queries):
+    app = make_client()
+    stored = _refresh_token(user, app, "srt_compiled_1")
+    expected = _by_checksum(stored.token_checksum).first()
+    with django_assert_num_queries(1):
+        found = BY_CHECKSUM.first(stored.token_checksum)
+        # The joined rows come attached, as with select_related: no query of their own.
+        assert found.user.pk == user.pk and found.user.is_active is True
+        assert found.application.client_id == app.client_id
+    assert found.pk == stored.pk
+    assert found.resource == ["https://api.example.com/v1"]  # the JSON column converted, as the ORM does
+    assert found.get_deferred_fields() == expected.get_deferred_fields()  # only() respected
+    assert found.user.get_deferred_fields() == expected.user.get_deferred_fields()
+    assert found._state.adding is False and found._state.db == "default"
+
+
+def test_no_row_is_none(user):
+    assert BY_CHECKSUM.first("0" * 64) is None
+
+
+def test_each_call_uses_its_own_value(user):
+    app = make_client()
+    first, second = _refresh_token(user, app, "srt_compiled_a"), _refresh_token(user, app, "srt_compiled_b")
+    assert BY_CHECKSUM.first(first.token_checksum).pk == first.pk
+    assert BY_CHECKSUM.first(second.token_checksum).pk == second.pk
+
+
+def test_django_compiles_the_query_once_per_thread():
+    query = CompiledQuery(_by_checksum)
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as as_sql:
+        query.first("a" * 64)
+        query.first("b" * 64)
+        assert as_sql.call_count == 1
+        # Another thread (its own connection) compiles its own.
+        thread = threading.Thread(target=lambda: _in_thread(query))
+        thread.start()
+        thread.join()
+        assert as_sql.call_count == 2
+
+
+def _in_thread(query):
+    from django.db import connections
+
+    try:
+        query.first("c" * 64)
+    finally:
+        connections.close_all()
+
+
+@pytest.mark.skipif("not connection.features.has_select_for_update", reason="SQLite (the quick start) has no locks")
+def test_a_locking_query_refuses_to_run_outside_a_transaction_every_time(user):
+    locked = CompiledQuery(lambda value: RefreshToken.objects.select_for_update().filter(token_checksum=value)[:1])
+    with transaction.atomic():
+        assert locked.first("a" * 64) is None  # compiled inside a transaction
+    with mock.patch.object(connection, "get_autocommit", return_value=True), pytest.raises(TransactionManagementError):
+        locked.first("a" * 64)
+
+
+def test_a_value_the_sql_would_change_is_refused():
+    # contains wraps the value in % signs: it would not reach the SQL as given.
+    query = CompiledQuery(lambda value: RefreshToken.objects.filter(scope__contains=value)[:1])
+    with pytest.raises(ValueError, match="unchanged"):
+        query.first("rates")
+
+
+def _comparable(obj) -> dict:
+    row = type(obj).objects.filter(pk=obj.pk).values().get()  # every column, by attribute name
+    row.pop("id")
+    return row
+
+
+def test_an_insert_statement_writes_what_save_writes(user):
+    app = make_client()
+    now = timezone.now()
+
+    def access_token(secret):
+        token = AccessToken(
+            user=user, application=app, expires=now, scope="rates:read", resource=["r"], family=uuid.uuid4()
+        )
+        set_token_value(token, secret)
+        return token
+
+    saved = access_token("sat_saved")
+    saved.save(force_insert=True)
+    written = access_token("sat_written")
+    statement = insert_statement(written, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params)
+    written.pk = AccessToken.objects.get(token_checksum=written.token_checksum).pk
+    expected, actual = _comparable(saved), _comparable(written)
+    # The same columns and values, apart from what each row is meant to differ in.
+    for row in (expected, actual):
+        row.pop("token_checksum"), row.pop("family"), row.pop("created"), row.pop("updated")
+    assert actual == expected
+    # auto_now_add stamped it, DOT's checksum field digested the secret, as save() does.
+    stored = AccessToken.objects.get(pk=written.pk)
+    assert stored.created is not None and stored.token == ""
+    assert stored.token_checksum == hashlib.sha256(b"sat_written").hexdigest()
+
+
+def test_an_insert_statement_keeps_an_explicit_primary_key_and_defaults(user):
+    event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+    statement = insert_statement(event, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params)
+    stored = AuditEvent.objects.get(pk=event.pk)
+    assert stored.pk.startswith("evt_") and stored.data == {} and stored.key_id == ""
+
+
+def test_a_computed_column_must_exist():
+    with pytest.raises(ValueError, match="no such column"):
+        insert_statement(AuditEvent(), connection, computed={"nope": "1"})
+
+
+def test_what_save_would_write_differently_is_refused(user):
+    from django.db.models import Value
+
+    event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client", actor_id=Value("x"))
+    with pytest.raises(ValueError, match="expression"):
+        insert_statement(event, connection)
+
+
+def test_save_signals_are_sent_as_by_save(user):
+    sent = []
+
+    def record(sender, instance, **kwargs):
+        sent.append((kwargs["signal"], kwargs.get("created")))
+
+    signals.pre_save.connect(record, sender=AuditEvent)
+    signals.post_save.connect(record, sender=AuditEvent)
+    try:
+        event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+        statement = insert_statement(event, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(statement.sql, statement.params)
+        inserted(event, connection)
+    finally:
+        signals.pre_save.disconnect(record, sender=AuditEvent)
+        signals.post_save.disconnect(record, sender=AuditEvent)
+    assert sent == [(signals.pre_save, None), (signals.post_save, True)]
+    assert event._state.adding is False
+
+
+def test_an_update_statement_is_the_querysets_update(user):
+    app = make_client()
+    token = _refresh_token(user, app, "srt_update")
+    now = timezone.now()
+    statement = update_statement(RefreshToken.objects.filter(pk=token.pk), revoked=now)
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params)
+    assert RefreshToken.objects.get(pk=token.pk).revoked == now

@@ -7,9 +7,9 @@ field API, never from strings kept by hand beside the models.
 - ``CompiledQuery``: a queryset that Django compiles once per process, thread
   and database, then executes with a new parameter value. Compiling the locked,
   joined read of a refresh token took more CPU than PostgreSQL took to run it.
-- ``insert_statement`` and ``update_statement``: one row's INSERT as
-  ``Model.save(force_insert=True)`` writes it, and the UPDATE of
-  ``QuerySet.update``, to be combined with other writes into one statement (a
+- ``insert_statement`` and ``update_row_statement``: one row's INSERT as
+  ``Model.save(force_insert=True)`` writes it, and one row's UPDATE as
+  ``QuerySet.update`` writes it, to be combined with other writes into one statement (a
   data-modifying ``WITH`` on PostgreSQL) instead of one round trip each.
 """
 
@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import signals, sql
+from django.db.models import signals
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -139,12 +139,22 @@ def insert_statement(obj, connection, *, computed: dict[str, str] | None = None)
     return Statement(text, params)
 
 
-def update_statement(queryset, **values) -> Statement:
-    """The UPDATE ``queryset.update(**values)`` runs, compiled by Django, not run."""
-    query = queryset.query.chain(sql.UpdateQuery)
-    query.add_update_values(values)
-    text, params = query.get_compiler(queryset.db).as_sql()
-    return Statement(text, list(params))
+def update_row_statement(model, pk, connection, **values) -> Statement:
+    """The UPDATE of ``model.objects.filter(pk=pk).update(**values)`` for plain values, without
+    building a queryset: each value prepared by its field, as ``update()`` prepares it."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    assignments, params = [], []
+    for name, value in values.items():
+        field = meta.get_field(name)
+        if not field.concrete or field.many_to_many or hasattr(value, "resolve_expression"):
+            raise ValueError(f"{name}: only plain values of concrete fields")
+        assignments.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    params.append(meta.pk.get_db_prep_value(pk, connection))
+    # Identifiers come from the model's _meta, quoted; every value is a parameter.
+    text = f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+    return Statement(text, params)
 
 
 def inserted(obj, connection, **fields) -> None:

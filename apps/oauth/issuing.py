@@ -15,7 +15,7 @@ from oauth2_provider.models import set_token_value
 
 from apps.audit.models import EventType
 from apps.audit.services import actor_client, audit_event
-from apps.core.sql import Statement, insert_statement, inserted, update_statement
+from apps.core.sql import Statement, insert_statement, inserted, update_row_statement
 
 from .models import AccessToken, Application, RefreshToken
 from .services import ACCESS_TOKEN_LIFETIME, REFRESH_IDLE_LIFETIME
@@ -69,13 +69,12 @@ def tokens_issue(
             client_id=application.client_id,
             at=now,
         )
-    retire = RefreshToken.objects.filter(pk=previous.pk) if previous is not None else None
     connection = connections[router.db_for_write(RefreshToken)]
     if writes_in_one_statement(connection):
-        _write_in_one_statement(connection, retire=retire, access=access, refresh=refresh, event=event, now=now)
+        _write_in_one_statement(connection, previous=previous, access=access, refresh=refresh, event=event, now=now)
     else:
-        if retire is not None:
-            retire.update(revoked=now, updated=now)
+        if previous is not None:
+            RefreshToken.objects.filter(pk=previous.pk).update(revoked=now, updated=now)
         access.save(force_insert=True)
         refresh.save(force_insert=True)
         if event is not None:
@@ -88,13 +87,13 @@ def writes_in_one_statement(connection) -> bool:
     return connection.vendor == "postgresql"
 
 
-def _write_in_one_statement(connection, *, retire, access, refresh, event, now) -> None:
+def _write_in_one_statement(connection, *, previous, access, refresh, event, now) -> None:
     # Built from Django's compiled statements and quoted identifiers; every value is a parameter.
     quote = connection.ops.quote_name
     access_pk, refresh_pk = quote(AccessToken._meta.pk.column), quote(RefreshToken._meta.pk.column)
     parts: list[tuple[str, Statement]] = []
-    if retire is not None:
-        parts.append(("retired", update_statement(retire, revoked=now, updated=now)))
+    if previous is not None:
+        parts.append(("retired", update_row_statement(RefreshToken, previous.pk, connection, revoked=now, updated=now)))
     access_insert = insert_statement(access, connection)
     parts.append(("access", Statement(f"{access_insert.sql} RETURNING {access_pk}", access_insert.params)))
     # The refresh token points at the access token inserted beside it.

@@ -15,7 +15,7 @@ from django.utils import timezone
 from oauth2_provider.models import set_token_value
 
 from apps.audit.models import AuditEvent
-from apps.core.sql import CompiledQuery, insert_statement, inserted, update_statement
+from apps.core.sql import CompiledQuery, insert_statement, inserted, update_row_statement
 from apps.oauth.models import AccessToken, RefreshToken
 from tests.oauth.helpers import make_client
 
@@ -191,11 +191,23 @@ def test_save_signals_are_sent_as_by_save(user):
     assert event._state.adding is False
 
 
-def test_an_update_statement_is_the_querysets_update(user):
+def test_a_row_update_writes_what_the_querysets_update_writes(user):
     app = make_client()
-    token = _refresh_token(user, app, "srt_update")
+    by_statement, by_update = _refresh_token(user, app, "srt_update_1"), _refresh_token(user, app, "srt_update_2")
+    before = _comparable(by_statement)
     now = timezone.now()
-    statement = update_statement(RefreshToken.objects.filter(pk=token.pk), revoked=now)
+    statement = update_row_statement(RefreshToken, by_statement.pk, connection, revoked=now, resource=["x"])
     with connection.cursor() as cursor:
         cursor.execute(statement.sql, statement.params)
-    assert RefreshToken.objects.get(pk=token.pk).revoked == now
+        assert cursor.rowcount == 1
+    RefreshToken.objects.filter(pk=by_update.pk).update(revoked=now, resource=["x"])
+    written, updated = _comparable(by_statement), _comparable(by_update)
+    assert (written["revoked"], written["resource"]) == (updated["revoked"], updated["resource"]) == (now, ["x"])
+    assert written == before | {"revoked": now, "resource": ["x"]}  # nothing else changed
+
+
+def test_a_row_update_takes_plain_values_of_columns_only():
+    from django.db.models import F
+
+    with pytest.raises(ValueError, match="plain values"):
+        update_row_statement(RefreshToken, 1, connection, revoked=F("created"))

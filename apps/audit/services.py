@@ -50,35 +50,9 @@ def _request_actor(request) -> Actor:
     return SYSTEM
 
 
-def audit_record(
-    *,
-    event_type: EventType | str,
-    user,
-    actor: Actor | None = None,
-    client_id: str = "",
-    key_id: str = "",
-    data: dict | None = None,
-    request=None,
-    at=None,
-) -> AuditEvent:
-    """Write one audit row. Call it inside the action's own transaction.
-
-    ``user`` is the account the event belongs to (whose log shows it);
-    ``actor`` who acted, by default the signed-in user of the request being
-    served, else the system. Address and request id come from ``request`` or
-    the request being served (apps.audit.context). ``at`` is the moment of the
-    action when the action stamps rows with it too (default: now).
-    """
-    event = audit_event(
-        event_type=event_type,
-        user=user,
-        actor=actor,
-        client_id=client_id,
-        key_id=key_id,
-        data=data,
-        request=request,
-        at=at,
-    )
+def audit_record(**fields) -> AuditEvent:
+    """Write the row ``audit_event(**fields)`` describes. Call it inside the action's own transaction."""
+    event = audit_event(**fields)
     event.save(force_insert=True)
     return event
 
@@ -94,7 +68,14 @@ def audit_event(
     request=None,
     at=None,
 ) -> AuditEvent:
-    """The row ``audit_record`` writes, unsaved: for an action that writes it in its own statement."""
+    """One audit row, unsaved (``audit_record`` writes it; an action may write it in its own statement).
+
+    ``user`` is the account the event belongs to (whose log shows it);
+    ``actor`` who acted, by default the signed-in user of the request being
+    served, else the system. Address and request id come from ``request`` or
+    the request being served (apps.audit.context). ``at`` is the moment of the
+    action when the action stamps rows with it too (default: now).
+    """
     event_type = EventType(event_type)  # an unknown type is a programming error: fail loudly
     request = request if request is not None else current_request.get()
     actor = actor or _request_actor(request)

@@ -46,21 +46,25 @@ def _previous(user, app) -> RefreshToken:
 
 def _rotate(user, app, previous, *, one_statement: bool):
     now = timezone.now()
-    token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": "rates:read"}
     with mock.patch("apps.oauth.issuing.writes_in_one_statement", return_value=one_statement), transaction.atomic():
-        access, new = issuing.tokens_issue(
-            request=None,
-            token=token,
-            user=user,
-            application=app,
-            family=previous.token_family,
-            resource=previous.resource,
-            granted_scope=previous.scope,
-            now=now,
-            family_expires=previous.family_expires,
-            previous=previous,
-        )
+        access, new = _issue(user, app, previous, now)
     return now, access, new
+
+
+def _issue(user, app, previous, now):
+    token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": "rates:read"}
+    return issuing.tokens_issue(
+        request=None,
+        token=token,
+        user=user,
+        application=app,
+        family=previous.token_family,
+        resource=previous.resource,
+        granted_scope=previous.scope,
+        now=now,
+        family_expires=previous.family_expires,
+        previous=previous,
+    )
 
 
 def _rows(previous, access, new) -> dict:
@@ -140,23 +144,11 @@ def test_a_failed_statement_writes_nothing(user):
     app = make_client()
     previous = _previous(user, app)
     taken = AccessToken.objects.create(user=user, application=app, expires=timezone.now(), token_checksum="f" * 64)
-    token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": "rates:read"}
     counts = (AccessToken.objects.count(), RefreshToken.objects.count(), AuditEvent.objects.count())
     # An access token whose digest collides with a stored one fails the statement after its UPDATE ran.
     colliding = mock.patch("apps.oauth.issuing.set_token_value", side_effect=_colliding(taken))
     with colliding, pytest.raises(IntegrityError), transaction.atomic():
-        issuing.tokens_issue(
-            request=None,
-            token=token,
-            user=user,
-            application=app,
-            family=previous.token_family,
-            resource=previous.resource,
-            granted_scope=previous.scope,
-            now=timezone.now(),
-            family_expires=previous.family_expires,
-            previous=previous,
-        )
+        _issue(user, app, previous, timezone.now())
     assert (AccessToken.objects.count(), RefreshToken.objects.count(), AuditEvent.objects.count()) == counts
     assert RefreshToken.objects.get(pk=previous.pk).revoked is None
 

@@ -116,6 +116,9 @@ def insert_statement(obj, connection, *, computed: dict[str, str] | None = None)
     meta = obj._meta
     if meta.parents:
         raise ValueError("a model with a parent table is saved to several tables; use save()")
+    unknown = set(computed) - {field.column for field in meta.local_concrete_fields}
+    if unknown:
+        raise ValueError(f"no such column on {meta.db_table}: {sorted(unknown)}")
     quote = connection.ops.quote_name
     signals.pre_save.send(sender=type(obj), instance=obj, raw=False, using=connection.alias, update_fields=None)
     columns, values, params = [], [], []
@@ -131,9 +134,6 @@ def insert_statement(obj, connection, *, computed: dict[str, str] | None = None)
             raise ValueError(f"{meta.db_table}.{field.column} holds an expression (db_default?); use save()")
         values.append("%s")
         params.append(field.get_db_prep_save(value, connection))
-    unknown = set(computed) - {field.column for field in meta.local_concrete_fields}
-    if unknown:
-        raise ValueError(f"no such column on {meta.db_table}: {sorted(unknown)}")
     # Identifiers come from the model's _meta, quoted; every value is a parameter.
     text = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(values)})"  # noqa: S608
     return Statement(text, params)

@@ -43,9 +43,10 @@ class AuditEvent(models.Model):
     id = models.CharField(primary_key=True, max_length=32, default=new_event_id, editable=False)
     event_type = models.CharField(max_length=64, choices=EventType.choices)
     # Target: the account whose log this is. Kept (nulled) if the account is
-    # deleted, so the operator's trail survives.
+    # deleted, so the operator's trail survives. Not indexed alone: audit_user_created_idx
+    # leads with it and serves every lookup by user, including the nulling on deletion.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="audit_events"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="audit_events", db_index=False
     )
     actor_type = models.CharField(max_length=16, choices=ActorType.choices)
     actor_id = models.CharField(max_length=255, blank=True, default="")

@@ -384,6 +384,8 @@ gunicorn sync workers: {workers}{whose}; the peer under uvicorn with uvloop and 
 wrk: {threads} threads, {connections} connections, {rounds} rounds of {duration} s per case; medians shown.
 Both servers run throughout; each read case alternates round by round with its reference (the floor; for /mcp the peer).
 PostgreSQL and Redis local; production settings (DEBUG off).
+The two tables right below come from this single run: the same code measured twice in a row
+moves by up to 15 % on this kind of virtual machine (more on some; the runs compared further down).
 
 """
 

@@ -77,8 +77,8 @@ def test_reversing_recreates_djangos_indexes_and_reapplying_drops_them():
     assert _pattern_indexes() == set()
 
 
-@pytest.mark.skipif(connection.vendor == "postgresql", reason="the other databases' case")
 def test_other_databases_are_left_alone():
-    editor = SimpleNamespace(connection=connection, execute=pytest.fail)  # nothing may be sent
+    # Whatever database the suite runs on, a schema editor of another vendor is sent nothing.
+    editor = SimpleNamespace(connection=SimpleNamespace(vendor="sqlite"), execute=pytest.fail)
     drop_pattern_indexes(**FIELDS).code(apps, editor)
     drop_pattern_indexes(**FIELDS).reverse_code(apps, editor)

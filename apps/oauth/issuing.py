@@ -23,7 +23,6 @@ from .services import ACCESS_TOKEN_LIFETIME, REFRESH_IDLE_LIFETIME
 
 def tokens_issue(
     *,
-    request,
     token: dict,
     user,
     application: Application,

@@ -201,7 +201,6 @@ class Validator(OAuth2Validator):
             family, resource, granted_scope = grant.family, grant.resource, grant.scope
             family_expires = now + services.REFRESH_ABSOLUTE_LIFETIME
         issuing.tokens_issue(
-            request=request,
             token=token,
             user=request.user,
             application=request.client,

@@ -26,7 +26,6 @@ def issue(user, app, *, resource=V1, scope="rates:read calls:read", now=None) ->
     family = uuid.uuid4()
     token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": scope}
     issuing.tokens_issue(
-        request=None,
         token=token,
         user=user,
         application=app,

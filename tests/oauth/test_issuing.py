@@ -54,7 +54,6 @@ def _rotate(user, app, previous, *, one_statement: bool):
 def _issue(user, app, previous, now):
     token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": "rates:read"}
     return issuing.tokens_issue(
-        request=None,
         token=token,
         user=user,
         application=app,

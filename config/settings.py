@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "apps.core",
+    "apps.credentials",
     "apps.apikeys",
     "apps.api_v1",
     "oauth2_provider",
@@ -85,12 +86,44 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    # Resource apps (each also listed in apps/api_v1/urls.py RESOURCE_APPS).
+    "apps.rates",
+    "apps.billing",
+    "apps.calls",
+    "apps.contacts",
+    "apps.numbers",
+    # The demo data set of the quick start (manage.py seed_demo).
+    "apps.demo",
 ]
+
+# Bearer credentials by secret prefix (apps/credentials/resolvers.py): who resolves them,
+# the resources they may serve, the model whose saves end a cached one, and the
+# last-use stamp a cached one falls due for.
+BEARER_RESOLVERS = {
+    "sk_live_": {
+        "resolve": "apps.apikeys.bearer.resolve",
+        "stamp": "apps.apikeys.bearer.stamp_last_use",
+        "model": "apikeys.ApiKey",
+        "resources": ["v1"],
+    },
+    "sk_test_": {
+        "resolve": "apps.apikeys.bearer.resolve",
+        "stamp": "apps.apikeys.bearer.stamp_last_use",
+        "model": "apikeys.ApiKey",
+        "resources": ["v1"],
+    },
+    "sat_": {
+        "resolve": "apps.oauth.tokens.resolve_access_token",
+        "model": "oauth.AccessToken",
+        "resources": ["v1", "mcp"],
+    },
+}
+
+# The account currency of balances, rates and call costs (lowercase ISO 4217).
+SERVICE_CURRENCY = env("SERVICE_CURRENCY", "usd")
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
-    # Gives audit rows written inside services the source address and request id.
-    "apps.audit.context.AuditContextMiddleware",
     "apps.core.middleware.DatabaseUnavailableMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -185,7 +218,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "apps.api_v1.exceptions.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_THROTTLE_CLASSES": ["apps.ratelimit.throttling.BudgetThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["apps.api_v1.throttling.BudgetThrottle"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api_v1.negotiation.FastContentNegotiation",
 }
 

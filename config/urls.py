@@ -2,16 +2,13 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from apps.api_v1.urls import catch_all as v1_catch_all
 from apps.core.views import bench_floor, bench_floor_round_trip
 from apps.mcp_bridge.views import mcp_endpoint
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("v1/", include("apps.api_v1.urls")),
-    # /v1/api-keys* and /settings/api-keys; must come before the /v1 catch-all.
-    path("", include("apps.apikeys.urls")),
-    *v1_catch_all,
+    # /v1: each resource app's routes, then the catch-all (apps/api_v1/urls.py).
+    path("", include("apps.api_v1.urls")),
     # Exactly "mcp": no trailing-slash variant, so a POST is never redirected.
     path("mcp", mcp_endpoint, name="mcp"),
     # Well-known discovery documents and POST /oauth/register (exact paths, no trailing slash).
@@ -21,10 +18,11 @@ urlpatterns = [
     path("", include("apps.oauth.urls")),
     # /api/oauth/connections* and /settings/connected-apps*.
     path("", include("apps.oauth.connections.urls")),
-    # /settings/activity; password reset and change, /settings/sharing.
+    # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.
+    path("", include("apps.apikeys.page_urls")),
     path("", include("apps.audit.urls")),
     path("", include("apps.accounts.settings_urls")),
-    path("", include("apps.accounts.urls")),
+    path("", include("apps.accounts.page_urls")),
 ]
 
 if settings.BENCH_FLOOR:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.apikeys.services import apikey_revoke_all_for_user
 from apps.audit.models import AuditEvent, EventType
 from apps.audit.services import Actor, audit_record
+from apps.credentials.revocation import invalidation_batch
 from apps.oauth.connections.services import oauth_tokens_revoke_all_for_user
 
 from .models import SharingSettings, User
@@ -26,7 +27,7 @@ def user_credentials_revoke_all(*, user: User, event_type: EventType, actor: Act
     if event_type not in PASSWORD_EVENTS:
         raise ValueError(f"not a password event: {event_type}")
     now = timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), invalidation_batch():
         oauth = oauth_tokens_revoke_all_for_user(user=user, now=now)
         keys = apikey_revoke_all_for_user(user=user)
         return audit_record(

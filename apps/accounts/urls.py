@@ -1,10 +1,9 @@
-from django.contrib.auth import views as auth_views
+"""The account's /v1 routes, relative to /v1/."""
+
 from django.urls import path
 
-from . import views
+from . import apis
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("login", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
-    path("logout", auth_views.LogoutView.as_view(template_name="accounts/logged_out.html"), name="logout"),
+    path("me", apis.me_view, name="v1-me"),
 ]

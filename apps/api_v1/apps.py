@@ -7,6 +7,4 @@ class ApiV1Config(AppConfig):
     verbose_name = "API v1"
 
     def ready(self):
-        from . import credential_cache, openapi  # noqa: F401  openapi registers the schema extensions
-
-        credential_cache.connect_signals()
+        from . import checks, openapi  # noqa: F401  registers the system checks and the schema extensions

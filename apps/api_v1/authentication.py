@@ -1,8 +1,10 @@
 from rest_framework.authentication import BaseAuthentication
 
-from apps.ratelimit.throttling import view_class
+from apps.credentials.challenges import invalid_token, www_authenticate
+from apps.credentials.header import bearer_from_header
+from apps.credentials.resolvers import resolve_bearer
 
-from .credentials import bearer_from_header, invalid_token, resolve_bearer, www_authenticate
+from .throttling import view_class
 
 RESOURCE_PATH = "v1"
 

@@ -10,8 +10,9 @@ from rest_framework import exceptions
 from apps.core.envelope import error_response
 from apps.core.errors import ApiError
 from apps.core.middleware import is_database_outage
+from apps.credentials.challenges import MISSING_MESSAGE, invalid_token
 
-from .credentials import MISSING_MESSAGE, invalid_token
+from .authentication import RESOURCE_PATH
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +36,9 @@ def to_api_error(exc: Exception) -> ApiError:
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, exceptions.NotAuthenticated):
-        return invalid_token("v1", MISSING_MESSAGE)
+        return invalid_token(RESOURCE_PATH, MISSING_MESSAGE)
     if isinstance(exc, exceptions.AuthenticationFailed):
-        return invalid_token("v1")
+        return invalid_token(RESOURCE_PATH)
     if isinstance(exc, exceptions.MethodNotAllowed):
         return ApiError("method_not_allowed", f"{exc.args[0] if exc.args else 'This'} is not allowed on this path.")
     for kind, code in SIMPLE.items():

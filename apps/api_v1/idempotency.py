@@ -34,9 +34,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from apps.core.errors import ApiError
+from apps.credentials.principal import Principal
 
 from .models import IdempotencyRecord
-from .principal import Principal
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 PARAM = "Idempotency-Key"

@@ -19,6 +19,30 @@ class BearerScheme(OpenApiAuthenticationExtension):
             ),
         }
 
+    def get_security_requirement(self, auto_schema):
+        # The scope the operation needs (its view's required_scope), so the document
+        # states each operation's scope; [] is "any scope".
+        scope = getattr(auto_schema.view, "required_scope", None)
+        return {self.name: [scope] if scope else []}
+
+
+class DashboardSessionScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.api_v1.session.DashboardSessionAuthentication"
+    name = "dashboardSession"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": (
+                "The signed-in dashboard session (sign in at the web application). Writes also need the "
+                "X-CSRFToken header. API keys and OAuth tokens are not accepted here."
+            ),
+        }
+
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -70,7 +94,6 @@ def postprocess(result, generator, request, public):
     )
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
-    error_ref = {"$ref": "#/components/schemas/Error"}
     for path, operations in result.get("paths", {}).items():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -95,7 +118,7 @@ def postprocess(result, generator, request, public):
                     {
                         "description": description,
                         "headers": dict(COMMON_HEADERS),
-                        "content": {"application/json": {"schema": error_ref}},
+                        "content": {"application/json": {"schema": ERROR_REF}},
                     },
                 )
     return result

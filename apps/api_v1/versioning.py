@@ -3,6 +3,7 @@ from django.utils import timezone
 from rest_framework.versioning import BaseVersioning
 
 from apps.core.errors import ApiError
+from apps.core.request_context import notes
 
 from . import versions
 
@@ -43,7 +44,7 @@ def version_for(request, principal_of) -> str:
         pinned = getattr(principal, "api_version", None) if principal is not None else None
         name = pinned if versions.get_version(pinned or "") else versions.CURRENT_VERSION
     version = versions.get_version(name)
-    request.api_version = name
+    notes(request).api_version = name
     if version.is_sunset(timezone.now().date()):
         raise ApiError(
             "version_sunset",

@@ -6,12 +6,10 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.idempotency import OPENAPI_PARAMETER, IdempotentMixin
-from apps.api_v1.pagination import IdCursorPagination
+from apps.api_v1.public import IDEMPOTENCY_PARAMETER, IdCursorPagination, IdempotentMixin, SessionOnlyMixin
 from apps.core.errors import ApiError
 
 from . import selectors, services
-from .authentication import SessionOnlyMixin
 from .models import KEY_ID_PREFIX, ApiKey
 from .serializers import ApiKeyCreateSerializer, ApiKeySerializer, ApiKeyWithSecretSerializer, create_arguments
 
@@ -35,6 +33,10 @@ def _get_or_404(user, key_id: str) -> ApiKey:
 
 class KeyApi(SessionOnlyMixin, IdempotentMixin, APIView):
     """Shared base of the key endpoints: dashboard session, idempotent writes."""
+
+    # Key management budget whatever the method, and the smaller body cap (docs/spec.md 8.1, 8.5).
+    ratelimit_class = "key_management"
+    body_cap = 16 * 1024
 
 
 class ApiKeyListCreateApi(KeyApi):
@@ -63,7 +65,7 @@ class ApiKeyListCreateApi(KeyApi):
         tags=TAG,
         summary="Create an API key; the response holds its secret, shown once",
         request=ApiKeyCreateSerializer,
-        parameters=[OPENAPI_PARAMETER],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: ApiKeyWithSecretSerializer},
     )
     def post(self, request):
@@ -86,7 +88,7 @@ class ApiKeyDetailApi(KeyApi):
         operation_id="revoke_api_key",
         tags=TAG,
         summary="Revoke an API key at once (repeating it is harmless)",
-        parameters=[OPENAPI_PARAMETER],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: ApiKeySerializer},
     )
     def delete(self, request, key_id: str):
@@ -105,7 +107,7 @@ class ApiKeyRotateApi(KeyApi):
         tags=TAG,
         summary="Give a key a new secret; the old one stops working at once",
         request=None,
-        parameters=[OPENAPI_PARAMETER],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses=ApiKeyWithSecretSerializer,
     )
     def post(self, request, key_id: str):

@@ -1,26 +1,8 @@
-"""OpenAPI description of the dashboard session that the key endpoints accept."""
+"""What the key endpoints' OpenAPI operations say beyond their serializers."""
 
-from django.conf import settings
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from apps.api_v1.public import COMMON_HEADERS
 
-
-class DashboardSessionScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.apikeys.authentication.DashboardSessionAuthentication"
-    name = "dashboardSession"
-
-    def get_security_definition(self, auto_schema):
-        return {
-            "type": "apiKey",
-            "in": "cookie",
-            "name": settings.SESSION_COOKIE_NAME,
-            "description": (
-                "The signed-in dashboard session (sign in at the web application). Writes also need the "
-                "X-CSRFToken header. API keys and OAuth tokens are not accepted here."
-            ),
-        }
-
-
-# What the key endpoints enforce but the serializers cannot say (issue 10, so that
+# What the key endpoints enforce but the serializers cannot say (so that
 # schemathesis judges the document and the service alike): the Idempotency-Key
 # alphabet, the id shape of cursors and paths, name and allowlist rules, no
 # unknown body fields (Stripe refuses them too), and links from a created key to
@@ -65,8 +47,6 @@ KEY_LINKS = {
 
 
 def postprocess(result, generator, request, public):
-    from apps.api_v1.openapi import COMMON_HEADERS
-
     for path, operations in result.get("paths", {}).items():
         if not path.startswith("/v1/api-keys"):
             continue

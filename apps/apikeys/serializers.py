@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from apps.core.errors import ApiError
 from apps.core.timefmt import unix_seconds
-from apps.oauth.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 
 from .models import ApiKey
 

@@ -7,12 +7,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from apps.api_v1.versions import CURRENT_VERSION
+from apps.api_v1.public import CURRENT_VERSION
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.errors import ApiError
 from apps.core.ids import digest, new_secret
-from apps.oauth.scopes import is_known
+from apps.credentials.cache import LAST_USED_GRANULARITY
+from apps.credentials.revocation import invalidate_user
+from apps.credentials.scopes import is_known
 
 from . import ipallow
 from .models import LIVE_PREFIX, TEST_PREFIX, ApiKey
@@ -146,14 +148,9 @@ def apikey_revoke(*, key: ApiKey) -> ApiKey:
 
 
 def apikey_revoke_all_for_user(*, user) -> int:
-    from apps.api_v1.credential_cache import invalidate_user
-
     count = ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
     invalidate_user(user.pk)  # a bulk update sends no signal
     return count
-
-
-LAST_USED_GRANULARITY = timedelta(minutes=1)
 
 
 def apikey_mark_used(*, key: ApiKey, now=None) -> None:

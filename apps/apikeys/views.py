@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from apps.oauth.scopes import READ_ONLY_STARTER_SET, SCOPES
+from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
 
 from .services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, MAX_LIVE_KEYS
 

@@ -8,8 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.net import client_ip
+from apps.core.request_context import current_request, notes
 
-from .context import current_request
 from .models import ActorType, AuditEvent, EventType
 
 RETENTION = timedelta(days=400)  # SPEC 8.5
@@ -88,7 +88,7 @@ def audit_event(
         client_id=client_id or "",
         key_id=key_id or "",
         ip_address=_source_address(request),
-        request_id=getattr(request, "request_id", "") or "",
+        request_id=notes(request).request_id if request is not None else "",
         data=data or {},
         created=at or timezone.now(),
     )

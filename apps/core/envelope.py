@@ -4,6 +4,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 
 from .errors import ApiError
+from .request_context import notes
 
 
 def error_body(request: HttpRequest | None, error: ApiError) -> dict:
@@ -13,7 +14,7 @@ def error_body(request: HttpRequest | None, error: ApiError) -> dict:
         "message": error.message,
         "param": error.param,
         "doc_url": f"{settings.DOCS_URL}/errors#{error.code}",
-        "request_id": getattr(request, "request_id", None),
+        "request_id": (notes(request).request_id or None) if request is not None else None,
     }
     if error.entry.type == "insufficient_credits_error":
         body["billing_url"] = f"{settings.APP_URL}/billing"

@@ -7,6 +7,7 @@ from django.http import JsonResponse
 
 from .envelope import render
 from .ids import new_id
+from .request_context import current_request, notes
 from .views import wants_envelope
 
 
@@ -21,9 +22,13 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.request_id = new_id("req_")
-        response = self.get_response(request)
-        response["Request-Id"] = request.request_id
+        request_id = notes(request).request_id = new_id("req_")
+        token = current_request.set(request)
+        try:
+            response = self.get_response(request)
+        finally:
+            current_request.reset(token)
+        response["Request-Id"] = request_id
         return response
 
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.module_loading import autodiscover_modules
 
 
 class McpBridgeConfig(AppConfig):
@@ -7,4 +8,6 @@ class McpBridgeConfig(AppConfig):
     verbose_name = "MCP server"
 
     def ready(self):
-        from . import tools  # noqa: F401  registers the live tools
+        # Tools live beside the data they read, in each app's mcp_tools.py, and register
+        # themselves; the bridge imports no resource app.
+        autodiscover_modules("mcp_tools")

@@ -22,7 +22,7 @@ from oauth2_provider.views.metadata import (
     bcp_filter_response_types,
 )
 
-from .scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 
 # Metadata changes only with a deployment; clients are told to cache it (SPEC 8.5).
 METADATA_CACHE_CONTROL = "public, max-age=3600"

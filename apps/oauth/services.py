@@ -12,12 +12,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from oauthlib.common import add_params_to_uri
 
+from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.ids import digest, new_secret
 
 from .models import TRANSACTION_LIFETIME, AccessToken, Application, ConsentTransaction, Grant, RefreshToken
-from .scopes import SCOPES
+from apps.credentials.scopes import SCOPES
 from .selectors import issuer
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,6 @@ REFRESH_IDLE_LIFETIME = timedelta(days=14)
 REFRESH_ABSOLUTE_LIFETIME = timedelta(days=30)
 FAILED_EXCHANGE_LIMIT = 3
 FAILED_EXCHANGE_WINDOW = 3600
-LAST_USED_GRANULARITY = timedelta(minutes=1)
 
 
 def redirect_with(uri: str, params: dict) -> str:

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from apps.core.ids import looks_like, new_secret
+from apps.credentials.challenges import invalid_token, wrong_resource_message
+from apps.credentials.principal import Principal
 
 ACCESS_PREFIX = "sat_"
 REFRESH_PREFIX = "srt_"
@@ -24,9 +26,6 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
     Refresh tokens never get here (their prefix has no resolver), and DOT's
     registration access tokens are bound to no resource, so they fail below.
     """
-    from apps.api_v1.credentials import invalid_token
-    from apps.api_v1.principal import Principal
-
     from .connections.revocation import revoked_token_error
     from .selectors import access_token_get_by_secret
 
@@ -41,10 +40,11 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         or token.application.is_disabled
         or token.user is None
         or not token.user.is_active
-        or token.resource != [resource]
     ):
         # A token the user revoked (disconnect, password change) asks to reconnect.
         raise revoked_token_error(token=token, resource_path=resource_path) or invalid_token(resource_path)
+    if token.resource != [resource]:
+        raise invalid_token(resource_path, wrong_resource_message(resource_path))
     return Principal(
         kind="oauth",
         user=token.user,

@@ -18,11 +18,11 @@ from oauthlib.oauth2.rfc6749 import errors
 
 from apps.core.ids import digest
 from apps.core.sql import CompiledQuery
+from apps.credentials.scopes import ALL_SCOPES, SCOPES
 
 from . import issuing, ratelimit_hooks, services
 from .connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
 from .models import Grant, RefreshToken
-from .scopes import ALL_SCOPES, SCOPES
 
 
 class ScopesBackend(BaseScopes):

@@ -8,12 +8,12 @@ store round trip each, in ``services.py``:
   ``budgets.CLASSES``. DRF views get theirs from BudgetThrottle (key management
   for /v1/api-keys, reads for a bearer GET). Bearer requests (/v1 and /mcp) get
   their class applied with the credential lookup instead
-  (apps/api_v1/credentials.resolve_bearer): one round trip that finds a cached
+  (apps/credentials/resolvers.resolve_bearer): one round trip that finds a cached
   credential and applies its budgets (``credential_store``,
   ``ratelimit_cached_credential``, ``ratelimit_class_and_cache``).
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
   when a presented bearer credential fails lookup (wired in
-  apps/api_v1/credentials.resolve_bearer).
+  apps/credentials/resolvers.resolve_bearer).
 - ``ratelimit_grant_family(family_id=)``: a refresh for a grant family, before
   grant work; raises RateLimited past 10 a minute for that family.
 - ``ratelimit_exchange_failed(client_id=)``: a token exchange failed

@@ -117,9 +117,6 @@ PATH_CLASSES: tuple[tuple[str, str], ...] = (
 # The token endpoint also refuses a source in back-off before any grant work.
 BACKOFF_PATHS: tuple[str, ...] = ("/oauth/token",)
 
-# Path prefixes whose views count against a class whatever their method.
-VIEW_PATH_CLASSES: tuple[tuple[str, str], ...] = (("/v1/api-keys", "key_management"),)
-
 
 @functools.lru_cache(maxsize=1024)  # asked on every request, of a handful of paths
 def path_class(path: str) -> str | None:

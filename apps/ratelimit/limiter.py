@@ -1,12 +1,11 @@
 """The limiter: builds the checks of a request, asks the store once, decides.
 
 A Decision carries every budget's result; the tightest blocking budget sets
-the SPEC 8.4 headers. Decisions are kept on the request (``ratelimit_decision``)
+the SPEC 8.4 headers. Decisions are kept in the request notes (``ratelimit_decision``)
 and written onto the response by RateLimitMiddleware, whatever its status.
 """
 
 import contextlib
-import contextvars
 import functools
 import hashlib
 import ipaddress
@@ -17,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from apps.core.net import client_ip
+from apps.core.request_context import notes
 
 from . import budgets as table
 from . import conf
@@ -28,7 +28,6 @@ alerts = logging.getLogger("apps.ratelimit.alerts")
 logger = logging.getLogger(__name__)
 
 # The request being served, so OAuth hooks deep inside oauthlib need no request argument.
-current_request: contextvars.ContextVar = contextvars.ContextVar("ratelimit_request", default=None)
 
 
 @dataclass(frozen=True)
@@ -159,7 +158,7 @@ def decide(request, checks, now_ms: int, allowed: bool, results, *, record: bool
             log_crossed(check)
     if record and request is not None and (not allowed or decision.tightest() is not None):
         # A decision with nothing to advertise leaves the earlier one's headers in place.
-        getattr(request, "_request", request).ratelimit_decision = decision
+        notes(request).ratelimit_decision = decision
     if not allowed:
         raise RateLimited(decision)
     return decision

@@ -5,10 +5,10 @@ import math
 from django.http import JsonResponse
 
 from apps.core.envelope import error_response
+from apps.core.request_context import notes
 
 from . import services
 from .exceptions import LimiterUnavailable, RateLimited
-from .limiter import current_request
 
 OAUTH_DESCRIPTIONS = {
     429: "Too many requests. Retry after the number of seconds in Retry-After.",
@@ -40,11 +40,7 @@ class RateLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        token = current_request.set(request)
-        try:
-            response = self.limit_path(request) or self.get_response(request)
-        finally:
-            current_request.reset(token)
+        response = self.limit_path(request) or self.get_response(request)
         self.write_headers(request, response)
         return response
 
@@ -65,7 +61,7 @@ class RateLimitMiddleware:
 
     @staticmethod
     def write_headers(request, response) -> None:
-        decision = getattr(request, "ratelimit_decision", None)
+        decision = notes(request).ratelimit_decision
         if decision is None:
             return
         for name, value in decision.headers().items():

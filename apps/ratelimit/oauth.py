@@ -6,9 +6,10 @@ guard and the failed-exchange back-off need no hook: RateLimitMiddleware
 applies them by path before the view runs.
 """
 
+from apps.core.request_context import current_request
+
 from . import services
 from .exceptions import LimiterUnavailable, RateLimited
-from .limiter import current_request
 from .middleware import render
 
 

@@ -14,6 +14,7 @@ import json
 import logging
 
 from apps.core.errors import ApiError
+from apps.core.request_context import current_request
 
 from . import budgets as table
 from . import conf
@@ -21,7 +22,6 @@ from .exceptions import LimiterUnavailable, RateLimited
 from .limiter import (
     Decision,
     build_checks,
-    current_request,
     decide,
     enabled,
     evaluate,
@@ -113,7 +113,7 @@ def ratelimit_exchange_succeeded(*, client_id: str | None, request=None) -> None
         logger.warning("successful token exchange not counted: rate limiter store unavailable")
 
 
-# --- Credentials cached in the store (apps/api_v1/credential_cache.py) -----------
+# --- Credentials cached in the store (apps/credentials/cache.py) -----------
 # A cached credential's payload carries its ``subject``: the principal, user and
 # client dimensions its budgets are keyed by.
 

@@ -15,10 +15,10 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.accounts.security import user_credentials_revoke_all
-from apps.api_v1 import credential_cache
 from apps.apikeys.models import ApiKey
 from apps.apikeys.services import apikey_revoke
 from apps.audit.models import EventType
+from apps.credentials import cache as credential_cache
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import CredentialMiss
 from tests.factories import UserFactory, make_api_key
@@ -294,7 +294,7 @@ def test_a_fill_read_before_a_revocation_is_never_cached(store, user, key):
     request = Client().get("/").wsgi_request
     _, miss = credential_cache.lookup(request, secret, resource_path="v1", budget_class="reads")
     assert isinstance(miss, CredentialMiss)
-    from apps.api_v1.credentials import resolve_api_key
+    from apps.apikeys.bearer import resolve as resolve_api_key
 
     principal = resolve_api_key(request, secret, resource_path="v1")  # the database read, still live
     store.credential_revoke(user_id=user.pk)  # the revocation commits after it
@@ -396,7 +396,7 @@ def test_an_epoch_lost_between_the_read_and_the_fill_is_not_a_licence_to_cache(s
     store.credential_revoke(user_id=user.pk)  # the entry is dead: the next lookup misses
     _, miss = credential_cache.lookup(request, secret, resource_path="v1", budget_class="reads")
     assert isinstance(miss, CredentialMiss)
-    from apps.api_v1.credentials import resolve_api_key
+    from apps.apikeys.bearer import resolve as resolve_api_key
 
     principal = resolve_api_key(request, secret, resource_path="v1")  # the read: still live
     ApiKey.objects.filter(pk=api_key.pk).update(revoked_at=timezone.now())  # the revocation commits...
@@ -478,7 +478,7 @@ def test_an_entry_always_names_its_keys_last_use_marker(store, key):
     """Even when the fill sets no marker (the minute since the last stamp is over), hits still stamp."""
     import json
 
-    from apps.api_v1.credentials import resolve_api_key
+    from apps.apikeys.bearer import resolve as resolve_api_key
 
     api_key, secret = key
     principal = resolve_api_key(Client().get("/").wsgi_request, secret, resource_path="v1")

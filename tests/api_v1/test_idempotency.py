@@ -487,7 +487,7 @@ def test_credential_scope_for_oauth_clients_and_long_client_ids():
     from types import SimpleNamespace
 
     from apps.api_v1.idempotency import credential_of
-    from apps.api_v1.principal import Principal
+    from apps.credentials.principal import Principal
 
     def request(credential_id):
         return SimpleNamespace(auth=Principal(kind="oauth", user=None, credential_id=credential_id))

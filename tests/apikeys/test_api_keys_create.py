@@ -93,7 +93,7 @@ def test_invalid_scopes(create, user, scopes):
 
 
 def test_all_ten_scopes_are_accepted_and_duplicates_dropped(create):
-    from apps.oauth.scopes import ALL_SCOPES
+    from apps.credentials.scopes import ALL_SCOPES
 
     body = create(scopes=[*ALL_SCOPES, "rates:read"]).json()
     assert body["scopes"] == list(ALL_SCOPES)

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.test import Client
 
-from apps.oauth.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 from tests.factories import PASSWORD
 
 

@@ -4,11 +4,13 @@ import re
 
 import pytest
 from django.db import transaction
+from django.http import HttpResponse
 from django.test import RequestFactory
 
-from apps.audit.context import AuditContextMiddleware, current_request
 from apps.audit.models import ActorType, AuditEvent, EventType
 from apps.audit.services import SYSTEM, actor_client, actor_user, audit_record
+from apps.core.middleware import RequestIdMiddleware
+from apps.core.request_context import current_request, notes
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +58,7 @@ def test_actor_and_target_are_kept_apart(user):
 
 def test_source_address_request_id_and_actor_come_from_the_request(user):
     request = RequestFactory().get("/", REMOTE_ADDR="198.51.100.7")
-    request.request_id = "req_123"
+    notes(request).request_id = "req_123"
     request.user = user
     event = audit_record(event_type=EventType.API_KEY_CREATED, user=user, key_id="key_x", request=request)
     assert event.ip_address == "198.51.100.7"
@@ -66,17 +68,16 @@ def test_source_address_request_id_and_actor_come_from_the_request(user):
 
 def test_the_request_being_served_is_found_without_passing_it(user):
     request = RequestFactory().get("/", REMOTE_ADDR="2001:db8::1")
-    request.request_id = "req_456"
     request.user = user
     seen = {}
 
     def view(req):
         seen["event"] = audit_record(event_type=EventType.API_KEY_CREATED, user=user)
-        return "response"
+        return HttpResponse("response")
 
-    assert AuditContextMiddleware(view)(request) == "response"
+    response = RequestIdMiddleware(view)(request)
     assert seen["event"].ip_address == "2001:db8::1"
-    assert seen["event"].request_id == "req_456"
+    assert seen["event"].request_id == response["Request-Id"]
     assert current_request.get() is None  # reset after the request
 
 

@@ -19,7 +19,7 @@ from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 
-from apps.oauth.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 
 from .assistant import MemoryStorage, Person
 from .conftest import DISPLAY_NAME, EMAIL, PASSWORD

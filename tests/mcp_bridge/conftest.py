@@ -1,110 +1,18 @@
-"""Fixtures for /mcp: a stand-in bearer resolver that hands out Principals, and a JSON-RPC client.
-
-The resolver is registered under its own prefix through the public
-``RESOLVERS`` table, so these tests exercise the view's own rules (kind,
-resource binding, livemode) independently of the OAuth app's token store.
-"""
-
-import itertools
-import json
+"""Fixtures for /mcp (helpers in tests/support/mcp.py)."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
-from apps.api_v1 import credentials
-from apps.api_v1.principal import Principal
-
-FAKE_PREFIX = "mcptest_"
-HANDSHAKE = "2025-11-25"
-MODERN = "2026-07-28"
-
-
-class FakeTokens:
-    def __init__(self):
-        self.principals: dict[str, Principal] = {}
-        self.lookups: list[str] = []
-        self._n = itertools.count()
-
-    def issue(self, user, **overrides) -> str:
-        fields = {
-            "kind": "oauth",
-            "user": user,
-            "credential_id": f"tok_{next(self._n)}",
-            "scopes": frozenset({"rates:read"}),
-            "livemode": True,
-            "resource": f"{settings.BASE_URL}/mcp",
-            "client_id": "dcr_test",
-        }
-        fields.update(overrides)
-        secret = f"{FAKE_PREFIX}{fields['credential_id']}"
-        self.principals[secret] = Principal(**fields)
-        return secret
-
-    def resolve(self, request, secret, *, resource_path):
-        self.lookups.append(secret)
-        try:
-            return self.principals[secret]
-        except KeyError:
-            raise credentials.invalid_token(resource_path) from None
+from tests.support.mcp import McpClient, install_fake_tokens
 
 
 @pytest.fixture
-def tokens(monkeypatch):
-    fake = FakeTokens()
-    monkeypatch.setitem(credentials.RESOLVERS, FAKE_PREFIX, fake.resolve)
-    return fake
+def tokens(settings):
+    return install_fake_tokens(settings)
 
 
 @pytest.fixture
 def token(tokens, user):
     return tokens.issue(user)
-
-
-class McpClient:
-    """Posts JSON-RPC to /mcp the way a Streamable HTTP client does."""
-
-    def __init__(self, token=None):
-        self.client = Client()
-        self.token = token
-        self._ids = itertools.count(1)
-
-    def headers(self, token=None, version=None, **extra):
-        headers = {"Accept": "application/json, text/event-stream"}
-        token = token or self.token
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if version:
-            headers["MCP-Protocol-Version"] = version
-        headers.update(extra)
-        return headers
-
-    def post_raw(self, data, *, content_type="application/json", path="/mcp", **headers):
-        return self.client.post(path, data=data, content_type=content_type, headers=headers)
-
-    def post(self, message, *, token=None, version=None, headers=None):
-        body = message if isinstance(message, bytes) else json.dumps(message)
-        return self.post_raw(body, **self.headers(token, version, **(headers or {})))
-
-    def request(self, method, params=None, *, version=HANDSHAKE, headers=None, token=None):
-        message = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
-        if params is not None:
-            message["params"] = params
-        return self.post(message, token=token, version=version, headers=headers)
-
-    def modern(self, method, params=None, *, headers=None, version=MODERN):
-        """A 2026-07-28 request: the per-request envelope in _meta, mirrored in the routing headers."""
-        params = dict(params or {})
-        params["_meta"] = {
-            "io.modelcontextprotocol/protocolVersion": version,
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"},
-        }
-        routing = {"Mcp-Method": method}
-        if method == "tools/call":
-            routing["Mcp-Name"] = params.get("name", "")
-        routing.update(headers or {})
-        return self.request(method, params, version=version, headers=routing)
 
 
 @pytest.fixture

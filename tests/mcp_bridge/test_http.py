@@ -7,8 +7,7 @@ from django.test import override_settings
 
 from tests.api_v1.helpers import assert_error
 from tests.factories import make_api_key
-
-from .conftest import McpClient
+from tests.support.mcp import McpClient
 
 pytestmark = pytest.mark.django_db
 
@@ -105,9 +104,14 @@ def test_api_key_with_an_allowlist_is_still_401_not_403(tokens, user):
     assert_invalid_token(McpClient(secret).post(PING))
 
 
-def test_api_key_principal_from_a_resolver_is_refused(tokens, user):
-    secret = tokens.issue(user, kind="api_key", resource=None)
+def test_a_credential_kind_configured_for_v1_only_is_refused_before_any_lookup(tokens, user, settings):
+    secret = tokens.issue(user)
+    settings.BEARER_RESOLVERS = {
+        **settings.BEARER_RESOLVERS,
+        "mcptest_": {"resolve": "tests.support.mcp.resolve", "resources": ["v1"]},
+    }
     assert_invalid_token(McpClient(secret).post(PING))
+    assert tokens.lookups == []
 
 
 def test_token_bound_to_v1_is_refused(tokens, user):

@@ -7,8 +7,7 @@ from apps.ratelimit.stores.base import StoreUnavailable
 from apps.ratelimit.stores.memory import MemoryStore
 from tests.api_v1.helpers import assert_error
 from tests.factories import UserFactory, make_api_key
-
-from .conftest import HANDSHAKE, McpClient
+from tests.support.mcp import HANDSHAKE, McpClient
 
 pytestmark = pytest.mark.django_db
 

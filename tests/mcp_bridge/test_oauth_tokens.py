@@ -9,8 +9,7 @@ from django.utils import timezone
 from apps.oauth.models import AccessToken
 from tests.api_v1.helpers import assert_error
 from tests.oauth.helpers import MCP, V1, make_client, post_form, refresh, signed_in, tokens_for
-
-from .conftest import McpClient
+from tests.support.mcp import McpClient
 
 pytestmark = pytest.mark.django_db
 

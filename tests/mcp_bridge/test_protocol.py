@@ -9,8 +9,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from apps.mcp_bridge import registry
 from apps.mcp_bridge.protocol import INSTRUCTIONS
 from tests.api_v1.helpers import assert_error
-
-from .conftest import HANDSHAKE, MODERN, McpClient
+from tests.support.mcp import HANDSHAKE, MODERN, McpClient
 
 pytestmark = pytest.mark.django_db
 

@@ -39,7 +39,7 @@ def test_v1_token_reads_me(user, app):
 
 
 def test_principal_of_an_oauth_token(user, app, rf):
-    from apps.api_v1.credentials import resolve_bearer
+    from apps.credentials.resolvers import resolve_bearer
 
     tokens = tokens_for(user, app)
     principal = resolve_bearer(rf.get("/v1/me"), tokens["access_token"], resource_path="v1")
@@ -53,7 +53,7 @@ def test_principal_of_an_oauth_token(user, app, rf):
 
 
 def test_resolution_is_one_query(user, app, rf, django_assert_num_queries):
-    from apps.api_v1.credentials import resolve_bearer
+    from apps.credentials.resolvers import resolve_bearer
 
     tokens = tokens_for(user, app)
     with django_assert_num_queries(1):
@@ -65,8 +65,8 @@ def test_mcp_token_refused_at_v1(user, app):
 
 
 def test_v1_token_refused_for_mcp_resource(user, app, rf):
-    from apps.api_v1.credentials import resolve_bearer
     from apps.core.errors import ApiError
+    from apps.credentials.resolvers import resolve_bearer
 
     tokens = tokens_for(user, app)
     with pytest.raises(ApiError) as caught:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import pytest
 from django.test import override_settings
 
-from apps.oauth.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 
 BASE = "http://testserver"
 AS_METADATA = "/.well-known/oauth-authorization-server"
@@ -131,7 +131,7 @@ class TestProtectedResourceMetadata:
 
 
 def test_resource_documents_are_those_named_in_www_authenticate(client):
-    from apps.api_v1.credentials import www_authenticate
+    from apps.credentials.challenges import www_authenticate
 
     for path in ("v1", "mcp"):
         header = www_authenticate(path)

@@ -2,18 +2,15 @@
 
 import pytest
 
-from apps.api_v1 import credentials
 from tests.factories import UserFactory
-from tests.mcp_bridge.conftest import FAKE_PREFIX, FakeTokens, McpClient
+from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def tokens(monkeypatch):
-    fake = FakeTokens()
-    monkeypatch.setitem(credentials.RESOLVERS, FAKE_PREFIX, fake.resolve)
-    return fake
+def tokens(settings):
+    return install_fake_tokens(settings)
 
 
 def test_sixty_requests_a_minute_per_connection_then_the_429_envelope(tokens, store):

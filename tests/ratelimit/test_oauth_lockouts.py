@@ -103,15 +103,12 @@ def test_failed_exchanges_per_client_alert_once(client, store, monkeypatch, capl
     assert [c["budget"] for c in crossings(caplog)] == ["exchange_failures.client"]
 
 
-def test_reads_per_client_alert_never_blocks(api, store, monkeypatch, caplog):
-    from tests.mcp_bridge.conftest import FakeTokens
+def test_reads_per_client_alert_never_blocks(api, store, monkeypatch, caplog, settings):
+    from tests.support.mcp import install_fake_tokens
 
     small = Budget("reads.client", burst=2, rate=2, period=60, key=budgets.CLIENT, alert_only=True)
     monkeypatch.setitem(budgets.CLASSES, "reads", (budgets.READS_PRINCIPAL, budgets.READS_USER, small))
-    fake = FakeTokens()
-    from apps.api_v1 import credentials
-
-    monkeypatch.setitem(credentials.RESOLVERS, "mcptest_", fake.resolve)
+    fake = install_fake_tokens(settings)
     users = [UserFactory() for _ in range(3)]
     secrets = [fake.issue(u, client_id="dcr_busy", resource="http://testserver/v1") for u in users]
     with caplog.at_level(logging.WARNING, logger="apps.ratelimit.alerts"):

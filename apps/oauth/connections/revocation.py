@@ -8,9 +8,9 @@ holds a token we issued, so it spends nothing of the failed-bearer budget.
 
 from django.utils import timezone
 
-from apps.api_v1.credentials import invalid_token
 from apps.audit.models import EventType
 from apps.audit.selectors import audit_token_revoked_by_user
+from apps.credentials.challenges import KnownRevokedToken
 
 DISCONNECTED_MESSAGE = (
     "This app was disconnected from the account, so its access was revoked. Reconnect the app to continue."
@@ -38,9 +38,7 @@ def revoked_token_error(*, token, resource_path: str):
     if event is None:
         return None
     message = DISCONNECTED_MESSAGE if event.event_type == EventType.OAUTH_CONNECTION_REVOKED else PASSWORD_MESSAGE
-    error = invalid_token(resource_path, message)
-    error.counts_as_failed_lookup = False
-    return error
+    return KnownRevokedToken(resource_path, message)
 
 
 RECONNECT_DESCRIPTION = "The user disconnected this app or changed their password. Ask the user to reconnect."

@@ -8,7 +8,7 @@ from django.db.models import Max, Min, Q
 from django.utils import timezone
 
 from apps.oauth.models import Application, RefreshToken
-from apps.oauth.scopes import SCOPES
+from apps.credentials.scopes import SCOPES
 
 
 @dataclass

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from apps.api_v1.credential_cache import invalidate_user
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.errors import ApiError
+from apps.credentials.revocation import invalidate_user
 from apps.oauth.models import AccessToken, Application, Grant, RefreshToken
 
 from .selectors import live_refresh_q

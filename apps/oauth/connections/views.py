@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.api_v1.credentials import invalid_token
+from apps.credentials.challenges import invalid_token
 from apps.core.envelope import error_response
 from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError

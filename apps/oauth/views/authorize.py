@@ -16,9 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from apps.core.ids import looks_like, new_secret
+from apps.credentials.scopes import is_known, parse_scope_string
 
 from .. import ratelimit_hooks
-from ..scopes import is_known, parse_scope_string
 from ..selectors import client_get_for_authorize, permitted_resources, redirect_uri_allowed
 from ..services import authorize_error_redirect, transaction_create
 

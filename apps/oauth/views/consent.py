@@ -25,7 +25,7 @@ from apps.core.ids import digest
 from apps.core.timefmt import unix_seconds
 
 from ..models import ConsentTransaction
-from ..scopes import SCOPES, SENSITIVE_SCOPES
+from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
 from ..selectors import transaction_get
 from ..services import transaction_decide
 from .authorize import BINDING_COOKIE, error_page

@@ -49,7 +49,7 @@ class Store(ABC):
     def evaluate(self, checks: Sequence[Check], *, now_ms: int | None = None) -> tuple[int, bool, list[Result]]: ...
 
     # A store shared by every server process may also cache credentials
-    # (apps/api_v1/credential_cache.py); one in a single process may not, because a
+    # (apps/credentials/cache.py); one in a single process may not, because a
     # revocation seen by one process would not reach the others.
     supports_credential_cache = False
 

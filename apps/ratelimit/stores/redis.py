@@ -137,7 +137,7 @@ class RedisStore(Store):
         reply = self.run_script(self.script, keys, args)
         return int(reply[0]), bool(reply[1]), _results(reply, 2, len(checks))
 
-    # --- The credential cache (apps/api_v1/credential_cache.py) -------------------
+    # --- The credential cache (apps/credentials/cache.py) -------------------
     supports_credential_cache = True
 
     def _entry_key(self, digest: str) -> str:

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.apikeys.services import apikey_create
 from apps.core.errors import ApiError
-from apps.oauth.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES
 
 
 class Command(BaseCommand):

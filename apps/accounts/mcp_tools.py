@@ -1,6 +1,6 @@
-"""The live MCP tools (SPEC 4.7). Planned tools join the registry here as they ship."""
+"""svc_whoami (docs/spec.md 4.7): which account the connection acts for."""
 
-from .registry import ToolSpec, register
+from apps.mcp_bridge.registry import ToolSpec, register
 
 
 def one_line(text: str) -> str:

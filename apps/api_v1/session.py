@@ -9,14 +9,14 @@ from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 
-from apps.api_v1.credentials import invalid_token, www_authenticate
 from apps.core.errors import ApiError
+from apps.credentials.challenges import invalid_token, www_authenticate
 
-RESOURCE_PATH = "v1"
+from .authentication import RESOURCE_PATH
 
 
 def sign_in_message() -> str:
-    return f"Sign in to your account at {settings.APP_URL}/login to manage API keys."
+    return f"Sign in to your account at {settings.APP_URL}/login to continue."
 
 
 class DashboardSessionAuthentication(SessionAuthentication):

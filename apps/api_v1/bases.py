@@ -1,0 +1,32 @@
+"""Base views of /v1 resources: bearer authentication, the scope check, reads only, lists by cursor."""
+
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .pagination import IdCursorPagination
+from .permissions import HasScope
+
+
+class ResourceApi(APIView):
+    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any)."""
+
+    permission_classes = [IsAuthenticated, HasScope]
+    http_method_names = ["get", "head", "options"]
+
+
+class ResourceListApi(ResourceApi):
+    """A cursor list (docs/spec.md 4: ``limit``, one of ``starting_after``/``ending_before``).
+
+    Subclasses set ``cursor_id_prefix`` (the id prefix of the listed objects)
+    and answer with ``self.list(queryset, serializer_class)``; the queryset is
+    already the caller's (a selector filtered it by user and mode).
+    """
+
+    pagination_class = IdCursorPagination
+    cursor_id_prefix = ""
+
+    def list(self, queryset, serializer_class, *, context: dict | None = None) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(queryset, self.request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True, context=context or {}).data)

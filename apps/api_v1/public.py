@@ -1,0 +1,37 @@
+"""The /v1 framework's one public module: what other apps may import from apps.api_v1.
+
+Resource apps build their views on ``ResourceApi``/``ResourceListApi`` and
+declare ``required_scope``; dashboard-session endpoints mix in
+``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. Everything else in
+apps.api_v1 is private to the framework (checked by the import contracts).
+"""
+
+from .authentication import RESOURCE_PATH
+from .bases import ResourceApi, ResourceListApi
+from .fastpath import fast_get
+from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
+from .idempotency import IdempotentMixin
+from .openapi import COMMON_HEADERS, ERROR_REF
+from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
+from .permissions import HasScope, has_scope
+from .session import SessionOnlyMixin
+from .versions import CURRENT_VERSION
+
+__all__ = [
+    "COMMON_HEADERS",
+    "CURRENT_VERSION",
+    "DEFAULT_LIMIT",
+    "ERROR_REF",
+    "IDEMPOTENCY_PARAMETER",
+    "MAX_LIMIT",
+    "RESOURCE_PATH",
+    "HasScope",
+    "IdCursorPagination",
+    "IdempotentMixin",
+    "ResourceApi",
+    "ResourceListApi",
+    "SessionOnlyMixin",
+    "fast_get",
+    "has_scope",
+    "parse_limit",
+]

@@ -1,0 +1,3 @@
+"""The billing routes, relative to /v1/."""
+
+urlpatterns = []

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CallsConfig(AppConfig):
+    name = "apps.calls"
+    label = "calls"

@@ -1,0 +1,3 @@
+"""The calls routes, relative to /v1/."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""The contacts routes, relative to /v1/."""
+
+urlpatterns = []

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class NumbersConfig(AppConfig):
+    name = "apps.numbers"
+    label = "numbers"

@@ -1,0 +1,3 @@
+"""The numbers routes, relative to /v1/."""
+
+urlpatterns = []

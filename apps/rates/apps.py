@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RatesConfig(AppConfig):
+    name = "apps.rates"
+    label = "rates"

@@ -1,0 +1,3 @@
+"""The rates routes, relative to /v1/."""
+
+urlpatterns = []

@@ -40,7 +40,10 @@ if not SECRET_KEY:
     # Development only: a per-process key, so sessions do not survive a restart.
     SECRET_KEY = get_random_secret_key()
 
-BASE_URL = env("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Without BASE_URL the service is on loopback at PORT (what `make run` serves), so the
+# addresses it advertises (issuer, resource, endpoints) are the ones clients reach.
+PORT = env("PORT", "8000")
+BASE_URL = env("BASE_URL", f"http://127.0.0.1:{PORT}").rstrip("/")
 APP_URL = env("APP_URL", BASE_URL).rstrip("/")
 DOCS_URL = env("DOCS_URL", f"{BASE_URL}/docs").rstrip("/")
 
@@ -86,6 +89,7 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    "apps.docs",
     # Resource apps (each also listed in apps/api_v1/urls.py RESOURCE_APPS).
     "apps.rates",
     "apps.billing",

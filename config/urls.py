@@ -23,6 +23,8 @@ urlpatterns = [
     path("", include("apps.audit.urls")),
     path("", include("apps.accounts.settings_urls")),
     path("", include("apps.accounts.page_urls")),
+    # {docs_url} when DOCS_URL is left at its default: /docs, /docs/errors, /docs/oauth, ...
+    path("", include("apps.docs.urls")),
 ]
 
 if settings.BENCH_FLOOR:

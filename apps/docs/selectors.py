@@ -1,0 +1,390 @@
+"""Reads behind the documentation pages: every row comes from the table the code itself runs on.
+
+Error codes from ``apps.core.errors.REGISTRY``, scopes from the scope table, tools
+from the MCP registry, budgets from ``apps.ratelimit.budgets``, lifetimes and caps
+from the modules that enforce them. A page built from these cannot promise what
+the service does not do.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from oauth2_provider.settings import oauth2_settings
+
+from apps.api_v1.middleware import BODY_CAP as V1_BODY_CAP
+from apps.api_v1.versions import CURRENT_VERSION, VERSIONS
+from apps.apikeys.apis import KeyApi
+from apps.apikeys.services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, MAX_LIVE_KEYS
+from apps.core.envelope import error_body
+from apps.core.errors import REGISTRY, ApiError
+from apps.core.middleware import DatabaseUnavailableMiddleware
+from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
+from apps.mcp_bridge.protocol import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
+from apps.mcp_bridge.registry import TOOLS
+from apps.oauth import services as oauth_services
+from apps.oauth.client_metadata import DEFAULT_MAX_AGE_SECONDS, MAX_CLIENT_ID_LENGTH
+from apps.oauth.discovery import authorization_server_metadata, security_txt
+from apps.oauth.models import TRANSACTION_LIFETIME
+from apps.oauth.registration.metadata import MAX_CLIENT_NAME, MAX_REDIRECT_URIS
+from apps.oauth.registration.selectors import UNUSED_REGISTRATION_LIFETIME
+from apps.oauth.registration.services import REGISTRATION_CAP, REGISTRATION_CLOSED_RETRY_AFTER
+from apps.oauth.selectors import permitted_resources
+from apps.ratelimit import budgets
+from apps.ratelimit import conf as ratelimit_conf
+
+from . import errors as docs_errors
+
+
+def _minutes(delta: timedelta) -> int:
+    return int(delta.total_seconds() // 60)
+
+
+def facts() -> dict:
+    """The numbers and addresses the prose of the pages names, from where the code keeps them."""
+    base = settings.BASE_URL
+    return {
+        "base_url": base,
+        "app_url": settings.APP_URL,
+        "docs_url": settings.DOCS_URL,
+        "mcp_url": f"{base}/mcp",
+        "api_url": f"{base}/v1",
+        "v1_body_kb": V1_BODY_CAP // 1024,
+        "keys_body_kb": KeyApi.body_cap // 1024,
+        "bearer_failures": budgets.BEARER_FAILURES_IP.burst,
+        "limiter_retry_after": ratelimit_conf.get("UNAVAILABLE_RETRY_AFTER"),
+        "database_retry_after": DatabaseUnavailableMiddleware.RETRY_AFTER,
+        "transaction_minutes": _minutes(TRANSACTION_LIFETIME),
+        "code_seconds": int(oauth_services.CODE_LIFETIME.total_seconds()),
+        "access_token_minutes": _minutes(oauth_services.ACCESS_TOKEN_LIFETIME),
+        "refresh_idle_days": oauth_services.REFRESH_IDLE_LIFETIME.days,
+        "refresh_absolute_days": oauth_services.REFRESH_ABSOLUTE_LIFETIME.days,
+        "credential_failures": oauth_services.FAILED_EXCHANGE_LIMIT,
+        "credential_failure_window_minutes": oauth_services.FAILED_EXCHANGE_WINDOW // 60,
+        "exchange_failures_ip": budgets.EXCHANGE_FAILURES_IP.burst,
+        "exchange_backoff": budgets.EXCHANGE_FAILURES_IP.penalty,
+        "grant_family": budgets.GRANT_FAMILY.burst,
+        "token_flood_burst": budgets.TOKEN_FLOOD_IP.burst,
+        "token_flood_rate": budgets.TOKEN_FLOOD_IP.rate,
+        "authorize_per_minute": budgets.AUTHORIZE_REGISTER_IP.burst,
+        "register_per_hour": budgets.REGISTER_IP_HOURLY.burst,
+        "registration_cap": REGISTRATION_CAP,
+        "registration_retry_after": REGISTRATION_CLOSED_RETRY_AFTER,
+        "purge_days": UNUSED_REGISTRATION_LIFETIME.days,
+        "max_client_name": MAX_CLIENT_NAME,
+        "max_redirect_uris": MAX_REDIRECT_URIS,
+        "max_live_keys": MAX_LIVE_KEYS,
+        "default_expiry_days": DEFAULT_EXPIRY_DAYS,
+        "max_expiry_days": MAX_EXPIRY_DAYS,
+        "cimd_timeout": oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS,
+        "cimd_max_kb": oauth2_settings.CIMD_MAX_DOCUMENT_SIZE // 1024,
+        "cimd_default_age_minutes": DEFAULT_MAX_AGE_SECONDS // 60,
+        "cimd_max_age_hours": oauth2_settings.CIMD_METADATA_MAX_AGE_SECONDS // 3600,
+        "cimd_max_url": MAX_CLIENT_ID_LENGTH,
+    }
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorRow:
+    code: str
+    status: int
+    type: str
+    message: str
+    when: str
+    action: str
+
+
+def error_rows(known: dict | None = None) -> list[ErrorRow]:
+    """Every code of the envelope's registry, in its order, with what it means and what to do."""
+    known = known if known is not None else facts()
+    rows = []
+    for code, entry in REGISTRY.items():
+        guidance = docs_errors.GUIDANCE.get(code)
+        rows.append(
+            ErrorRow(
+                code=code,
+                status=entry.status,
+                type=entry.type,
+                message=entry.message,
+                # A code registered without its sentences still gets its row (and its anchor);
+                # tests/docs fail until the sentences are written.
+                when=guidance.when.format(**known) if guidance else entry.message,
+                action=guidance.action.format(**known) if guidance else "",
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class TypeRow:
+    type: str
+    statuses: list[int]
+    when: str
+    action: str
+
+
+def type_rows() -> list[TypeRow]:
+    return [
+        TypeRow(
+            type=name,
+            statuses=sorted({e.status for e in REGISTRY.values() if e.type == name}),
+            when=guidance.when,
+            action=guidance.action,
+        )
+        for name, guidance in docs_errors.TYPE_GUIDANCE.items()
+    ]
+
+
+@dataclass(frozen=True)
+class OAuthErrorRow:
+    code: str
+    cases: list[docs_errors.Case]
+    action: str
+
+
+def oauth_error_rows(known: dict | None = None) -> list[OAuthErrorRow]:
+    known = known if known is not None else facts()
+    return [
+        OAuthErrorRow(
+            code=error.code,
+            cases=[docs_errors.Case(c.where, c.status, c.when.format(**known)) for c in error.cases],
+            action=error.action.format(**known),
+        )
+        for error in docs_errors.OAUTH_ERRORS
+    ]
+
+
+def sample_error_body(code: str = "invalid_token") -> dict:
+    """The envelope exactly as the renderer writes it (request_id as a sample value)."""
+    body = error_body(None, ApiError(code))
+    body["error"]["request_id"] = "req_3kTMd4J9c8pXn2Lq7vWb1Zy0"
+    return body
+
+
+# --- scopes and tools ------------------------------------------------------------------------
+
+
+def scope_anchor(name: str) -> str:
+    return "scope-" + name.replace(":", "-")
+
+
+@dataclass(frozen=True)
+class ScopeRow:
+    name: str
+    sentence: str
+    sensitive: bool
+    starter: bool
+
+    @property
+    def anchor(self) -> str:
+        return scope_anchor(self.name)
+
+
+def scope_rows() -> list[ScopeRow]:
+    return [ScopeRow(s.name, s.sentence, s.sensitive, s.name in READ_ONLY_STARTER_SET) for s in SCOPES.values()]
+
+
+def starter_scopes() -> str:
+    return " ".join(READ_ONLY_STARTER_SET)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    required: bool
+    description: str
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    name: str
+    title: str
+    description: str
+    scope: str | None
+    scope_sentence: str
+    read_only: bool
+    idempotent: bool
+    destructive: bool
+    open_world: bool
+    inputs: list[Field]
+    outputs: list[Field]
+
+    @property
+    def scope_anchor(self) -> str:
+        return scope_anchor(self.scope) if self.scope else ""
+
+
+def _type_of(schema: dict) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    if kind == "array" and isinstance(schema.get("items"), dict):
+        return f"array of {_type_of(schema['items'])}"
+    if "enum" in schema:
+        return " | ".join(str(v) for v in schema["enum"])
+    return kind or "any"
+
+
+def _fields(schema: dict) -> list[Field]:
+    required = set(schema.get("required", ()))
+    details = []
+    for name, prop in (schema.get("properties") or {}).items():
+        limits = [
+            f"{word} {prop[key]}"
+            for key, word in (("minimum", "at least"), ("maximum", "at most"), ("maxLength", "at most"))
+            if key in prop
+        ]
+        if "default" in prop:
+            limits.append(f"default {prop['default']}")
+        description = prop.get("description", "")
+        if limits:
+            description = f"{description} ({', '.join(limits)})".strip()
+        details.append(Field(name, _type_of(prop), name in required, description))
+    return details
+
+
+def tool_rows() -> list[ToolRow]:
+    """The live tools, as ``tools/list`` gives them, with the scope each needs."""
+    rows = []
+    for spec in sorted(TOOLS.values(), key=lambda s: s.name):
+        scope = SCOPES.get(spec.scope) if spec.scope else None
+        rows.append(
+            ToolRow(
+                name=spec.name,
+                title=spec.title,
+                description=spec.description,
+                scope=spec.scope,
+                scope_sentence=scope.sentence if scope else "",
+                read_only=spec.read_only,
+                idempotent=spec.idempotent,
+                destructive=spec.destructive,
+                open_world=spec.open_world,
+                inputs=_fields(spec.input_schema),
+                outputs=_fields(spec.output_schema),
+            )
+        )
+    return rows
+
+
+def mcp_server() -> dict:
+    return {"name": SERVER_NAME, "version": SERVER_VERSION, "instructions": INSTRUCTIONS}
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LimitRow:
+    what: str
+    applies_to: str
+    per: str
+    limit: str
+    effect: str
+
+
+PERIODS = {60: "min", 3600: "hour"}
+
+
+def _rate(budget) -> str:
+    per = PERIODS.get(budget.period, f"{budget.period} s")
+    if budget.burst != budget.rate:
+        return f"burst {budget.burst:,}, then {budget.rate:,}/{per}"
+    return f"{budget.rate:,}/{per}"
+
+
+def request_limits() -> list[LimitRow]:
+    """The live budgets of SPEC 8.1 and 8.2 that can refuse a request."""
+    limited, oauth = "429 rate_limited", "429 temporarily_unavailable"
+    rows = [
+        (budgets.READS_PRINCIPAL, "Reads", "GET /v1/me and every /mcp request", "connection or key", limited),
+        (budgets.READS_USER, "Reads", "the same, a user's connections and keys together", "user", limited),
+        (budgets.KEY_MANAGEMENT_USER, "Key management", "/v1/api-keys (signed-in session)", "user", limited),
+        (budgets.METADATA_IP, "Metadata", "/.well-known/* and /v1/openapi.json", "IP address", limited),
+        (
+            budgets.AUTHORIZE_REGISTER_IP,
+            "Authorize and register",
+            "GET /oauth/authorize, POST /oauth/register",
+            "IP address",
+            oauth,
+        ),
+        (budgets.REGISTER_IP_HOURLY, "Register", "POST /oauth/register, in addition", "IP address", oauth),
+        (budgets.TOKEN_FLOOD_IP, "Token flood guard", "POST /oauth/token, POST /oauth/revoke", "IP address", oauth),
+        (
+            budgets.BEARER_FAILURES_IP,
+            "Failed bearer checks",
+            "a credential sent to /v1 or /mcp that fails lookup",
+            "IP address",
+            "429 rate_limited instead of 401",
+        ),
+    ]
+    return [
+        LimitRow(what, applies_to, per, _rate(budget), effect)
+        for budget, what, applies_to, per, effect in rows
+        if budget.live and not budget.alert_only
+    ]
+
+
+def oauth_lockouts(known: dict | None = None) -> list[LimitRow]:
+    """SPEC 8.3: the penalties of the token endpoint (alert-only thresholds are not listed)."""
+    known = known if known is not None else facts()
+    return [
+        LimitRow(
+            "Failed exchanges",
+            "POST /oauth/token",
+            "IP address",
+            _rate(budgets.EXCHANGE_FAILURES_IP),
+            f"{budgets.EXCHANGE_FAILURES_IP.penalty} s back-off: 429 temporarily_unavailable before any grant work",
+        ),
+        LimitRow(
+            "Failed exchanges",
+            "POST /oauth/token",
+            "code or refresh token",
+            f"{known['credential_failures']} per {known['credential_failure_window_minutes']} min",
+            "the credential and its grant family are revoked",
+        ),
+        LimitRow(
+            "Successful refreshes",
+            "POST /oauth/token",
+            "grant family",
+            _rate(budgets.GRANT_FAMILY),
+            "429 temporarily_unavailable for that family only",
+        ),
+    ]
+
+
+# --- other pages -------------------------------------------------------------------------------
+
+
+def security_contact() -> str:
+    """The Contact line of /.well-known/security.txt, from the function that writes the file."""
+    for line in security_txt().splitlines():
+        if line.startswith("Contact:"):
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    name: str
+    current: bool
+    deprecated_on: object
+    sunset_on: object
+
+
+def version_rows() -> list[VersionRow]:
+    return [
+        VersionRow(v.name, v.name == CURRENT_VERSION, v.deprecated_on, v.sunset_on)
+        for v in sorted(VERSIONS.values(), key=lambda v: v.name, reverse=True)
+    ]
+
+
+def authorization_server() -> dict:
+    return authorization_server_metadata()
+
+
+def protected_resources() -> list[str]:
+    return list(permitted_resources())

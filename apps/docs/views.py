@@ -1,0 +1,122 @@
+"""The documentation pages at ``{docs_url}``: public, read-only, rendered from the code's tables."""
+
+import json
+from pathlib import Path
+
+import drf_spectacular_sidecar
+from django.http import FileResponse, Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from . import selectors
+
+# Files shipped in drf-spectacular-sidecar, served from here so no page loads anything
+# from a CDN and no static-file server is needed in production.
+SIDECAR = Path(drf_spectacular_sidecar.__file__).resolve().parent / "static" / "drf_spectacular_sidecar"
+ASSETS = {
+    "redoc.standalone.js": (SIDECAR / "redoc" / "bundles" / "redoc.standalone.js", "text/javascript"),
+    "redoc.LICENSE.txt": (SIDECAR / "redoc" / "bundles" / "redoc.standalone.js.LICENSE.txt", "text/plain"),
+}
+# The bundle changes only with the pinned package, i.e. with a deployment.
+ASSET_CACHE_CONTROL = "public, max-age=86400"
+
+# (id, path under {docs_url}, title): the pages link to each other through DOCS_URL, so
+# they work wherever DOCS_URL points (this service's /docs by default, or a proxy of it).
+PAGES = (
+    ("docs-index", "", "Overview"),
+    ("docs-api", "/api", "API reference"),
+    ("docs-errors", "/errors", "Errors"),
+    ("docs-oauth", "/oauth", "OAuth"),
+    ("docs-mcp", "/mcp", "MCP server"),
+    ("docs-versions", "/versions", "Versions"),
+    ("docs-security", "/security", "Security"),
+)
+
+
+def _page(request, template: str, page: str, known: dict | None = None, **context):
+    known = known if known is not None else selectors.facts()
+    return render(request, f"docs/{template}", {"facts": known, "pages": PAGES, "page": page, **context})
+
+
+@require_safe
+def index(request):
+    return _page(
+        request,
+        "index.html",
+        "docs-index",
+        limits=selectors.request_limits(),
+        starter_scopes=selectors.starter_scopes(),
+    )
+
+
+@require_safe
+def api_reference(request):
+    return _page(request, "api.html", "docs-api")
+
+
+@require_safe
+def errors(request):
+    known = selectors.facts()
+    return _page(
+        request,
+        "errors.html",
+        "docs-errors",
+        known,
+        types=selectors.type_rows(),
+        codes=selectors.error_rows(known),
+        oauth_codes=selectors.oauth_error_rows(known),
+        sample_json=json.dumps(selectors.sample_error_body(), indent=2),
+    )
+
+
+@require_safe
+def oauth(request):
+    known = selectors.facts()
+    return _page(
+        request,
+        "oauth.html",
+        "docs-oauth",
+        known,
+        metadata=selectors.authorization_server(),
+        resources=selectors.protected_resources(),
+        scopes=selectors.scope_rows(),
+        starter_scopes=selectors.starter_scopes(),
+        lockouts=selectors.oauth_lockouts(known),
+        limits=[row for row in selectors.request_limits() if "oauth" in row.applies_to],
+    )
+
+
+@require_safe
+def mcp(request):
+    return _page(
+        request,
+        "mcp.html",
+        "docs-mcp",
+        server=selectors.mcp_server(),
+        tools=selectors.tool_rows(),
+        scopes=selectors.scope_rows(),
+        starter_scopes=selectors.starter_scopes(),
+    )
+
+
+@require_safe
+def versions(request):
+    return _page(
+        request, "versions.html", "docs-versions", versions=selectors.version_rows(), server=selectors.mcp_server()
+    )
+
+
+@require_safe
+def security(request):
+    return _page(request, "security.html", "docs-security", contact=selectors.security_contact())
+
+
+@require_safe
+def asset(request, name: str):
+    try:
+        path, content_type = ASSETS[name]
+    except KeyError:
+        raise Http404("No such asset.") from None
+    response = FileResponse(path.open("rb"), content_type=content_type)
+    response["Cache-Control"] = ASSET_CACHE_CONTROL
+    return response

@@ -92,8 +92,10 @@ def postprocess(result, generator, request, public):
         "carries Request-Id. Rate limits, versioning and error codes are documented at "
         f"{settings.DOCS_URL}."
     )
+    result["externalDocs"] = {"description": "Guides, error codes, OAuth and MCP", "url": settings.DOCS_URL}
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    add_oauth2_scheme(result)
     for path, operations in result.get("paths", {}).items():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -122,6 +124,38 @@ def postprocess(result, generator, request, public):
                     },
                 )
     return result
+
+
+def add_oauth2_scheme(result) -> None:
+    """Declare the OAuth flow beside the bearer scheme, and let every operation that takes a
+    bearer credential take an OAuth token for the same scopes (the security list is an OR)."""
+    from apps.credentials.scopes import SCOPES
+
+    base = settings.BASE_URL
+    result["components"].setdefault("securitySchemes", {})["oauth2"] = {
+        "type": "oauth2",
+        "description": (
+            "OAuth 2.1 authorization code with PKCE (code_challenge_method S256, required); public clients, "
+            f"no client secret. Send resource={base}/v1 on authorize and on the code exchange: the token is "
+            f"bound to it. See {settings.DOCS_URL}/oauth."
+        ),
+        "flows": {
+            "authorizationCode": {
+                "authorizationUrl": f"{base}/oauth/authorize",
+                "tokenUrl": f"{base}/oauth/token",
+                "refreshUrl": f"{base}/oauth/token",
+                "scopes": {scope.name: scope.sentence for scope in SCOPES.values()},
+            }
+        },
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            security = operation.get("security") or []
+            oauth = [{"oauth2": list(req["bearer"])} for req in security if "bearer" in req]
+            if oauth:
+                operation["security"] = [*security, *oauth]
 
 
 def _known_versions():

@@ -181,7 +181,8 @@ GUIDANCE: dict[str, Guidance] = {
         "with the Request-Id.",
     ),
     "service_unavailable": Guidance(
-        "A service the server depends on, such as its database, cannot be reached for a moment. Carries Retry-After.",
+        "A service the server depends on, such as its database, cannot be reached for a moment. "
+        "Retry-After: {database_retry_after}.",
         "Retry after Retry-After seconds, with backoff.",
     ),
     "invalid_name": Guidance(

@@ -26,7 +26,7 @@ def test_document_needs_no_credential(api, document):
 
 def test_document_describes_me_with_bearer_security(document):
     me = document["paths"]["/v1/me"]["get"]
-    assert me["security"] == [{"bearer": []}]
+    assert me["security"] == [{"bearer": []}, {"oauth2": []}]  # any scope; an API key or an OAuth token
     schemes = document["components"]["securitySchemes"]
     assert schemes["bearer"]["type"] == "http" and schemes["bearer"]["scheme"] == "bearer"
     user = document["components"]["schemas"]["User"]

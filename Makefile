@@ -7,7 +7,7 @@ DEMO_EMAIL := demo@example.com
 DEMO_PASSWORD := demo-password-123
 RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)"
 
-.PHONY: install run test lint format bench migrate
+.PHONY: install run test lint check format bench
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ run: install .secret_key
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The import contracts (.importlinter), migrations in step with the models, and Django's
+# deployment checks with production-like settings.
+check: install
+	$(VENV)/bin/lint-imports
+	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+	SECRET_KEY=check-only-$$(date +%s)-not-a-real-deployment-key-0123456789abcdef BASE_URL=https://api.example.com \
+		$(PY) manage.py check --deploy --fail-level WARNING
 
 lint: install
 	$(VENV)/bin/ruff check .

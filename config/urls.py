@@ -2,8 +2,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from apps.core.views import bench_floor, bench_floor_round_trip
 from apps.mcp_bridge.views import mcp_endpoint
+from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 
 urlpatterns = [
     path("admin/", admin.site.urls),

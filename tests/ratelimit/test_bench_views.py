@@ -2,7 +2,7 @@
 
 import json
 
-from apps.core.views import bench_floor, bench_floor_round_trip
+from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 from apps.ratelimit import conf
 from tests.ratelimit.redis_server import redis_store_or_skip
 

@@ -2,7 +2,7 @@
 
 Starts gunicorn (production settings, PostgreSQL, Redis) and the MCP SDK's own
 server as the peer, warms up, drives each case with wrk for several rounds and
-prints median requests/s and p50/p99 latency, the ratios of issue 9's targets,
+prints median requests/s and p50/p99 latency, the ratios of the performance targets,
 and writes the table to docs/performance.md.
 """
 

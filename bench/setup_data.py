@@ -163,7 +163,7 @@ def form_line(i: int, **fields) -> str:
     from urllib.parse import urlencode
 
     # A distinct benchmarking-range source per request keeps the per-IP flood
-    # guard (SPEC 8.2) from dominating what is measured; see docs/performance.md.
+    # guard (docs/spec.md 8.2) from dominating what is measured; see docs/performance.md.
     headers = f"Content-Type: application/x-www-form-urlencoded|X-Forwarded-For: {source_address(i)}"
     return f"POST\t/oauth/token\t{headers}\t{urlencode(fields)}"
 

@@ -316,7 +316,7 @@ OAUTH2_PROVIDER = {
 SILENCED_SYSTEM_CHECKS = [
     # Our header versioning is not one drf-spectacular knows; the document is unversioned.
     "drf_spectacular.W001",
-    # http redirect URIs are allowed for loopback only (RFC 8252, SPEC 5.4); registration
+    # http redirect URIs are allowed for loopback only (RFC 8252, docs/spec.md 5.4); registration
     # refuses any other http URI.
     "oauth2_provider.W008",
 ]
@@ -327,7 +327,7 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 # Mounts /bench/floor, the benchmark's bare view; never on in a deployment.
 BENCH_FLOOR = env_bool("BENCH_FLOOR")
 
-# Request budgets of SPEC 8 (apps/ratelimit/conf.py documents the keys). The
+# Request budgets of docs/spec.md 8 (apps/ratelimit/conf.py documents the keys). The
 # store is Redis when REDIS_URL is set, else in-process (single process only).
 RATELIMIT = {
     "ENABLED": env_bool("RATELIMIT_ENABLED", True),

@@ -32,7 +32,7 @@ class ServiceCredentials:
 
 
 # Formats named by the document (apps/apikeys/openapi.py) for rules no schema can
-# state. A cursor must be the id of one of the caller's keys (SPEC 7.2
+# state. A cursor must be the id of one of the caller's keys (docs/spec.md 7.2
 # invalid_cursor): draw from real ids of the fuzzed account. A CIDR range may not
 # have host bits set: build ranges from an address and a prefix length.
 schemathesis.openapi.format(
@@ -52,7 +52,7 @@ schemathesis.openapi.format(
 
 
 def one_cursor_at_most(query) -> bool:
-    """SPEC 4: at most one of starting_after and ending_before (an OpenAPI document cannot say so)."""
+    """docs/spec.md 4: at most one of starting_after and ending_before (an OpenAPI document cannot say so)."""
     return not (query and "starting_after" in query and "ending_before" in query)
 
 

@@ -1,4 +1,4 @@
-"""schemathesis against the live OpenAPI document, as CI runs it (issue 10).
+"""schemathesis against the live OpenAPI document, as CI runs it.
 
 Starts gunicorn on a free loopback port against the given PostgreSQL/Redis,
 creates an account with a live API key and a signed-in dashboard session, and
@@ -103,7 +103,7 @@ def main() -> int:
         redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     manage(env, "migrate", "-v0")
     # One account per run below: key management has a budget of 30/min per user
-    # (SPEC 8.1), and the stateful phase needs its own to create keys and follow links.
+    # (docs/spec.md 8.1), and the stateful phase needs its own to create keys and follow links.
     accounts = []
     for name in ("fuzz", "stateful"):
         email, password = f"{name}@example.com", secrets.token_urlsafe(16)

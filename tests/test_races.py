@@ -6,7 +6,7 @@ tests/apikeys/test_api_keys_race.py (the 10-key limit), tests/api_v1/
 test_idempotency_race.py (one Idempotency-Key), tests/oauth/test_register_race.py
 (the registration cap). Here: a disconnect racing a refresh must never leave a
 token alive, since a token that outlives its revocation breaks the promise of
-SPEC 3.3.
+docs/spec.md 3.3.
 """
 
 import threading

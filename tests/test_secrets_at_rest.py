@@ -1,4 +1,4 @@
-"""Secrets at rest (issue 10): after a full flow, no issued secret is stored anywhere in the database.
+"""Secrets at rest: after a full flow, no issued secret is stored anywhere in the database.
 
 Every secret the service hands out (API keys as created and as rotated, authorization
 codes, access and refresh tokens before and after rotation, the consent binding

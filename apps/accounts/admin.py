@@ -10,7 +10,7 @@ from .security import user_credentials_revoke_all
 
 
 class RevokingPasswordChangeForm(AdminPasswordChangeForm):
-    """Staff setting a password revokes every token and key too (SPEC 3.3), in one transaction."""
+    """Staff setting a password revokes every token and key too (docs/spec.md 3.3), in one transaction."""
 
     def save(self, commit=True):
         if not commit:

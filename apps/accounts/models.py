@@ -58,7 +58,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class SharingSettings(models.Model):
-    """The two sharing switches of SPEC 5.13, off by default.
+    """The two sharing switches of docs/spec.md 5.13, off by default.
 
     Stored and shown on /settings/sharing, gating nothing yet: the transcript
     and message tools that will read them are planned. ``message_reading`` is

@@ -1,7 +1,7 @@
 """Writes that follow a password reset or change, and the sharing switches.
 
 A new password revokes every OAuth code and token and every API key of the
-account (SPEC 3.3): whoever knew the old password may have minted them.
+account (docs/spec.md 3.3): whoever knew the old password may have minted them.
 """
 
 from django.db import transaction

@@ -1,4 +1,4 @@
-"""DRF's exception handler, rendering every failure as the envelope of SPEC 2.4."""
+"""DRF's exception handler, rendering every failure as the envelope of docs/spec.md 2.4."""
 
 import logging
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` for /v1 writes (SPEC 4 and 7.2).
+"""``Idempotency-Key`` for /v1 writes (docs/spec.md 4 and 7.2).
 
 Every /v1 view that accepts POST mixes in ``IdempotentMixin`` (a test walks the
 URL table to keep it that way). The flow for a request that carries the header:

@@ -1,4 +1,4 @@
-"""Rules every /v1 request meets before and after its view (SPEC 4 general rules)."""
+"""Rules every /v1 request meets before and after its view (docs/spec.md 4 general rules)."""
 
 from apps.core.envelope import render
 from apps.core.errors import ApiError

@@ -4,7 +4,7 @@ from django.utils import timezone
 
 
 class IdempotencyRecord(models.Model):
-    """One use of an ``Idempotency-Key`` by one user and credential (SPEC 4, 7.2).
+    """One use of an ``Idempotency-Key`` by one user and credential (docs/spec.md 4, 7.2).
 
     The row is claimed (inserted) before the operation runs; the unique
     constraint is what makes two concurrent requests with one key execute once.

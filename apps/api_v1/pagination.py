@@ -1,4 +1,4 @@
-"""Cursor lists of SPEC 4: ``limit``, ``starting_after`` / ``ending_before``.
+"""Cursor lists of docs/spec.md 4: ``limit``, ``starting_after`` / ``ending_before``.
 
 Cursors are object ids (with their prefix), as in Stripe's API, not DRF's
 opaque cursors. Lists are newest first, ordered by ``(-created, -id)``; a page

@@ -1,4 +1,4 @@
-"""Dashboard-session authentication for the session-only endpoints (SPEC 4.4, 5.1).
+"""Dashboard-session authentication for the session-only endpoints (docs/spec.md 4.4, 5.1).
 
 Only the signed-in Django session counts: an ``Authorization: Bearer`` header
 is ignored here, so an API key or OAuth token can never manage API keys.

@@ -1,4 +1,4 @@
-"""The one table of API versions (SPEC 9).
+"""The one table of API versions (docs/spec.md 9).
 
 A version is superseded once ``deprecated_on`` is set: its responses carry
 ``Deprecation`` and ``Sunset``; after ``sunset_on`` it answers 410.

@@ -1,4 +1,4 @@
-"""API-key management endpoints (SPEC 4.4): dashboard session only, CSRF-protected."""
+"""API-key management endpoints (docs/spec.md 4.4): dashboard session only, CSRF-protected."""
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema

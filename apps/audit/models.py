@@ -1,4 +1,4 @@
-"""The audit log (SPEC 5.11, 8.5): one row per security-relevant action.
+"""The audit log (docs/spec.md 5.11, 8.5): one row per security-relevant action.
 
 Rows are written in the same transaction as the action they record (so an
 action that rolls back leaves no row, and a committed action always has one),

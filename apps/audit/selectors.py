@@ -21,7 +21,7 @@ def audit_token_revoked_by_user(*, user_id: str, client_id: str, revoked_at) -> 
     so a token that merely expired, or a refresh token rotated earlier (whose
     reuse is a theft signal), never matches. Only looked at on the failure
     path of a lookup, to tell the caller to reconnect rather than count the
-    token as a guess (SPEC 3.3, 8.3).
+    token as a guess (docs/spec.md 3.3, 8.3).
     """
     if revoked_at is None:
         return None

@@ -12,7 +12,7 @@ from apps.core.request_context import current_request, notes
 
 from .models import ActorType, AuditEvent, EventType
 
-RETENTION = timedelta(days=400)  # SPEC 8.5
+RETENTION = timedelta(days=400)  # docs/spec.md 8.5
 PURGE_BATCH = 1000
 
 

@@ -1,4 +1,4 @@
-"""Rendering of the error envelope (SPEC 2.4)."""
+"""Rendering of the error envelope (docs/spec.md 2.4)."""
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse

@@ -1,4 +1,4 @@
-"""The one registry of error codes (SPEC 7.2) and the exception that carries them.
+"""The one registry of error codes (docs/spec.md 7.2) and the exception that carries them.
 
 Each code maps to its HTTP status, its coarse type and a default message that is
 safe to show to an end user. Raise ``ApiError("code")`` anywhere; one renderer
@@ -89,7 +89,7 @@ REGISTRY: dict[str, ErrorCode] = {
 
 
 class ApiError(Exception):
-    """An error answered with the envelope of SPEC 2.4."""
+    """An error answered with the envelope of docs/spec.md 2.4."""
 
     def __init__(
         self,

@@ -71,9 +71,9 @@ def is_database_outage(exception) -> bool:
 
 
 # --- Browser state, only where a browser can be the caller --------------------------
-# /v1 and /mcp are called with a bearer credential (SPEC 4.1, 4.7): for a caller
+# /v1 and /mcp are called with a bearer credential (docs/spec.md 4.1, 4.7): for a caller
 # that sends no session cookie there, a session, request.user and messages serve
-# nothing, and building them cost about a fifth of a GET /v1/me (issue 9). CSRF
+# nothing, and building them cost about a fifth of a GET /v1/me. CSRF
 # stays Django's own everywhere (cheap for csrf_exempt views, and check --deploy
 # looks for it by name). A browser calling the dashboard's session endpoints under /v1 sends
 # its session cookie and gets every middleware, as everywhere else.

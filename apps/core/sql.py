@@ -1,4 +1,4 @@
-"""Two ways to spend less on the ORM's per-call work on the hottest statements (issue 9).
+"""Two ways to spend less on the ORM's per-call work on the hottest statements.
 
 Both keep Django as the author of what is written and read: the SQL, the column
 list, the values and the model instances all come from Django's own compiler and

@@ -1,4 +1,4 @@
-"""The one table of scopes (SPEC 2.3)."""
+"""The one table of scopes (docs/spec.md 2.3)."""
 
 from dataclasses import dataclass
 

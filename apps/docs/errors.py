@@ -4,7 +4,7 @@ The codes themselves, their statuses and types live in ``apps/core/errors.py``
 (``REGISTRY``) for the envelope; this module only adds two sentences per code,
 keyed by that registry, and a test fails when a registered code has none (or
 when a sentence names a code the registry no longer has). The OAuth endpoints
-answer with RFC 6749 / RFC 7591 codes (SPEC 7.3) that have no registry of their
+answer with RFC 6749 / RFC 7591 codes (docs/spec.md 7.3) that have no registry of their
 own: they are listed here once, with the endpoints that answer them.
 
 Sentences may name ``{placeholders}`` filled from ``selectors.facts()`` (the base
@@ -22,7 +22,7 @@ class Guidance:
     action: str
 
 
-# SPEC 7.1: what each coarse type means. A client that meets an unknown code acts on its type.
+# docs/spec.md 7.1: what each coarse type means. A client that meets an unknown code acts on its type.
 TYPE_GUIDANCE: dict[str, Guidance] = {
     core.INVALID_REQUEST: Guidance(
         "The request is malformed, a parameter is invalid, or the version is unknown or retired.",
@@ -63,7 +63,7 @@ TYPE_GUIDANCE: dict[str, Guidance] = {
     ),
 }
 
-# Every code of ``core.REGISTRY`` (SPEC 7.2), in the registry's order when rendered.
+# Every code of ``core.REGISTRY`` (docs/spec.md 7.2), in the registry's order when rendered.
 GUIDANCE: dict[str, Guidance] = {
     "invalid_request": Guidance(
         "A parameter or field failed validation; param names it. Also the answer to any other client error "
@@ -277,7 +277,7 @@ REVOKE = "POST /oauth/revoke"
 AUTHORIZE = "GET /oauth/authorize"
 REGISTER = "POST /oauth/register"
 
-# SPEC 7.3: the body is {"error": code, "error_description": text}; never the envelope.
+# docs/spec.md 7.3: the body is {"error": code, "error_description": text}; never the envelope.
 OAUTH_ERRORS: tuple[OAuthError, ...] = (
     OAuthError(
         "invalid_request",

@@ -297,7 +297,7 @@ def _rate(budget) -> str:
 
 
 def request_limits() -> list[LimitRow]:
-    """The live budgets of SPEC 8.1 and 8.2 that can refuse a request."""
+    """The live budgets of docs/spec.md 8.1 and 8.2 that can refuse a request."""
     limited, oauth = "429 rate_limited", "429 temporarily_unavailable"
     rows = [
         (budgets.READS_PRINCIPAL, "Reads", "GET /v1/me and every /mcp request", "connection or key", limited),
@@ -329,7 +329,7 @@ def request_limits() -> list[LimitRow]:
 
 
 def oauth_lockouts(known: dict | None = None) -> list[LimitRow]:
-    """SPEC 8.3: the penalties of the token endpoint (alert-only thresholds are not listed)."""
+    """docs/spec.md 8.3: the penalties of the token endpoint (alert-only thresholds are not listed)."""
     known = known if known is not None else facts()
     return [
         LimitRow(

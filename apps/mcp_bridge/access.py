@@ -1,4 +1,4 @@
-"""Who may call /mcp: an OAuth access token bound to ``{BASE_URL}/mcp``, and nothing else (SPEC 4.7, 5.8).
+"""Who may call /mcp: an OAuth access token bound to ``{BASE_URL}/mcp``, and nothing else (docs/spec.md 4.7, 5.8).
 
 Every refusal is the 401 ``invalid_token`` envelope whose ``WWW-Authenticate``
 points at the MCP protected-resource metadata, because that header is what
@@ -46,7 +46,7 @@ def refused(request, message: str) -> ApiError:
 
 
 def require_scope(principal: Principal, scope: str | None) -> None:
-    """Step-up signal of SPEC 5.9 for a tool whose scope the token lacks."""
+    """Step-up signal of docs/spec.md 5.9 for a tool whose scope the token lacks."""
     if scope is None or scope in principal.scopes:
         return
     raise insufficient_scope(

@@ -4,7 +4,7 @@ A tool is data (name, title, schemas, annotations, scope) plus a handler
 ``fn(principal, arguments) -> dict``. The handler returns the structured
 content; this module adds the text copy and the envelope. Business failures
 are raised as ``ToolFailure`` with a sentence the assistant can act on and
-become ``isError`` results (SPEC 7.4); they are never JSON-RPC errors.
+become ``isError`` results (docs/spec.md 7.4); they are never JSON-RPC errors.
 """
 
 import json

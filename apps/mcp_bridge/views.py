@@ -1,4 +1,4 @@
-"""POST /mcp: the HTTP half. Everything before the JSON-RPC layer answers with the envelope (SPEC 7.4)."""
+"""POST /mcp: the HTTP half. Everything before the JSON-RPC layer answers with the envelope (docs/spec.md 7.4)."""
 
 from urllib.parse import urlsplit
 
@@ -39,7 +39,7 @@ def serve(request):
             "The MCP endpoint takes POST only: it is stateless and opens no event stream.",
             headers={"Allow": "POST"},
         )
-    # The reads budget (SPEC 8.1) is applied with the credential lookup: one store round trip.
+    # The reads budget (docs/spec.md 8.1) is applied with the credential lookup: one store round trip.
     principal = principal_for_request(request)
     check_media_types(request)
     reply = protocol.handle(

@@ -1,4 +1,4 @@
-"""Client metadata documents (SPEC 5.3; draft-ietf-oauth-client-id-metadata-document).
+"""Client metadata documents (docs/spec.md 5.3; draft-ietf-oauth-client-id-metadata-document).
 
 A client may use an https URL as its ``client_id``; the document served there
 must carry that exact URL as its ``client_id``. Fetching a client-chosen URL
@@ -14,7 +14,7 @@ address classification, document reader and in-flight cap):
   answer (rebinding) can never redirect it;
 - no redirect is followed (a 3xx is an invalid document), a 3 s deadline for
   the whole fetch, a 5 KB body cap, JSON content type only;
-- the document must satisfy the registration rules of SPEC 4.3 (the same
+- the document must satisfy the registration rules of docs/spec.md 4.3 (the same
   validator as ``POST /oauth/register``) and must not carry a client secret;
 - errors and invalid documents are never cached; a valid document is cached
   for its ``Cache-Control: max-age`` (``no-store``/``no-cache``: not at all,

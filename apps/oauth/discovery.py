@@ -1,5 +1,5 @@
 """Discovery documents: RFC 8414 authorization-server metadata, the two RFC 9728
-protected-resource documents of SPEC 2.8, and RFC 9116 security.txt.
+protected-resource documents of docs/spec.md 2.8, and RFC 9116 security.txt.
 
 Every address is built from ``BASE_URL``, never from the request's Host header:
 the issuer must be exactly ``{base_url}`` (clients compare it to the ``iss`` they
@@ -24,7 +24,7 @@ from oauth2_provider.views.metadata import (
 
 from apps.credentials.scopes import ALL_SCOPES
 
-# Metadata changes only with a deployment; clients are told to cache it (SPEC 8.5).
+# Metadata changes only with a deployment; clients are told to cache it (docs/spec.md 8.5).
 METADATA_CACHE_CONTROL = "public, max-age=3600"
 # RFC 9116 2.5.5: Expires should be less than a year ahead; the file is generated, so it never goes stale.
 SECURITY_TXT_LIFETIME = timedelta(days=180)
@@ -71,7 +71,7 @@ class AuthorizationServerMetadataView(View):
 
 
 class ProtectedResourceMetadataView(OAuthProtectedResourceMetadataView):
-    """RFC 9728 document of one protected resource (SPEC 2.8), through DOT's ``get_*`` hooks."""
+    """RFC 9728 document of one protected resource (docs/spec.md 2.8), through DOT's ``get_*`` hooks."""
 
     http_method_names = ["get", "head", "options"]
     resource_path = ""
@@ -93,7 +93,7 @@ class ProtectedResourceMetadataView(OAuthProtectedResourceMetadataView):
         return self.resource_name
 
     def get_resource_documentation(self):
-        # SPEC 2.8: the MCP reference, for both documents.
+        # docs/spec.md 2.8: the MCP reference, for both documents.
         return f"{settings.DOCS_URL}/mcp"
 
     def get_resource_policy_uri(self):

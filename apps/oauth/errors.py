@@ -1,4 +1,4 @@
-"""OAuth endpoint errors in the RFC 6749 section 5.2 shape (SPEC 7.3), not the envelope."""
+"""OAuth endpoint errors in the RFC 6749 section 5.2 shape (docs/spec.md 7.3), not the envelope."""
 
 from django.http import JsonResponse
 

@@ -1,10 +1,10 @@
 """The writes of a successful token exchange: the new tokens, and on a refresh the rotation.
 
 A refresh retires the presented token, inserts an access and a refresh token
-and writes its audit row (SPEC 3.3, 5.11). On PostgreSQL these four writes are
+and writes its audit row (docs/spec.md 3.3, 5.11). On PostgreSQL these four writes are
 one statement (a data-modifying ``WITH``): one round trip and one statement for
 the database to parse and plan, where there were four, on the endpoint whose
-throughput issue 9 sets (240 refreshes a second). Elsewhere (SQLite, the quick
+throughput target (240 refreshes a second). Elsewhere (SQLite, the quick
 start) they are the ORM's four statements. Either way they run inside the token
 view's transaction, so they commit together or not at all, and write the same
 rows (tests/oauth/test_issuing.py compares them).

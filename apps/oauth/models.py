@@ -113,7 +113,7 @@ def default_transaction_expiry():
 
 
 class ConsentTransaction(models.Model):
-    """A validated authorization request waiting for the user's decision (SPEC 3.1).
+    """A validated authorization request waiting for the user's decision (docs/spec.md 3.1).
 
     Bound to the browser that started it (digest of a random cookie value) and
     to the signed-in user; decided once.

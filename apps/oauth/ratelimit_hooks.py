@@ -1,4 +1,4 @@
-"""Call sites the rate limiter (issue 7) fills in.
+"""Call sites the rate limiter fills in.
 
 Each hook returns ``None`` to let the request through, or an HttpResponse
 (429/503 ``temporarily_unavailable`` with ``Retry-After``) to answer instead.
@@ -17,17 +17,20 @@ from apps.ratelimit import oauth as limits
 
 
 def before_token_request(request):
-    """Per-IP failed-exchange back-off and the token flood guard (SPEC 8.2, 8.3): done by RateLimitMiddleware."""
+    """Per-IP failed-exchange back-off and the token flood guard (docs/spec.md 8.2, 8.3).
+
+    Done by RateLimitMiddleware.
+    """
     return None
 
 
 def before_revoke_request(request):
-    """Token flood guard for /oauth/revoke (SPEC 8.2): done by RateLimitMiddleware."""
+    """Token flood guard for /oauth/revoke (docs/spec.md 8.2): done by RateLimitMiddleware."""
     return None
 
 
 def before_authorize_request(request):
-    """Authorize budget: 30/min per IP (SPEC 8.2): done by RateLimitMiddleware."""
+    """Authorize budget: 30/min per IP (docs/spec.md 8.2): done by RateLimitMiddleware."""
     return None
 
 
@@ -44,7 +47,7 @@ class Refused(Exception):
 
 
 def before_grant_family_refresh(*, family) -> None:
-    """Successful token requests per grant family: 10/min (SPEC 8.3).
+    """Successful token requests per grant family: 10/min (docs/spec.md 8.3).
 
     Called by the validator as soon as the presented refresh token's row is
     read (the same statement the exchange needs anyway, so the family costs no

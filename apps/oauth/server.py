@@ -1,7 +1,7 @@
-"""The oauthlib server: only the two grants of SPEC 4.3, with our grant-level rules.
+"""The oauthlib server: only the two grants of docs/spec.md 4.3, with our grant-level rules.
 
 Authorization (the consent transaction) is ours (views/authorize.py) and
-revocation has SPEC's own rules (views/token.py), so this server is a token
+revocation has the contract's own rules (views/token.py), so this server is a token
 endpoint only; nothing else of oauthlib's all-in-one Server is reachable.
 """
 

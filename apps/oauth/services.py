@@ -158,7 +158,7 @@ def exchange_failure_record(*, grant_type: str, credential: str) -> None:
     """Count a failed exchange against the code or refresh token presented.
 
     The third failure within an hour revokes that credential and its whole
-    grant family (SPEC 3.3). The count lives in the shared cache, keyed by the
+    grant family (docs/spec.md 3.3). The count lives in the shared cache, keyed by the
     credential's digest, so an unknown credential costs no database write.
     """
     credential_digest = digest(credential)

@@ -42,7 +42,7 @@ class PresentedClient:
     Only the presented id: ``validate_code`` and ``validate_refresh_token``
     replace it with the credential's own client once that client carries this
     id. An unknown or disabled client then fails the grant check with
-    ``invalid_grant`` (SPEC 7.3 has no ``invalid_client`` at the token endpoint).
+    ``invalid_grant`` (docs/spec.md 7.3 has no ``invalid_client`` at the token endpoint).
     """
 
     pk = None
@@ -103,7 +103,7 @@ REFRESH_TOKEN_BY_DIGEST = CompiledQuery(
 
 class Validator(OAuth2Validator):
     def client_authentication_required(self, request, *args, **kwargs):
-        return False  # every client is public (SPEC 2.5)
+        return False  # every client is public (docs/spec.md 2.5)
 
     def authenticate_client_id(self, client_id, request, *args, **kwargs):
         # No query: the code or refresh token's own client is read with it and compared then.
@@ -142,7 +142,7 @@ class Validator(OAuth2Validator):
 
     def confirm_redirect_uri(self, client_id, code, redirect_uri, client, request, *args, **kwargs):
         if request.grant.redirect_uri != redirect_uri:
-            # oauthlib's own mismatch error is invalid_request; SPEC 7.3 says invalid_grant.
+            # oauthlib's own mismatch error is invalid_request; docs/spec.md 7.3 says invalid_grant.
             raise errors.InvalidGrantError(description="redirect_uri does not match the authorization request.")
         return True
 
@@ -155,7 +155,7 @@ class Validator(OAuth2Validator):
         refresh = REFRESH_TOKEN_BY_DIGEST.first(digest(refresh_token))
         if refresh is None:
             return False  # an unknown token has no family to count; it is a failed exchange
-        # Counted for every known token, before any other check or write (SPEC 8.3);
+        # Counted for every known token, before any other check or write (docs/spec.md 8.3);
         # a refusal raises and the view's transaction rolls back (the row lock included).
         ratelimit_hooks.before_grant_family_refresh(family=refresh.token_family)
         # Reuse is judged before the client: a rotated token is a stolen copy

@@ -25,6 +25,6 @@ store round trip each, in ``services.py``:
 
 Path budgets (metadata, authorize, register, token flood guard, the
 failed-exchange back-off) are applied by RateLimitMiddleware, which also
-writes the SPEC 8.4 headers and renders denials (envelope, or
+writes the docs/spec.md 8.4 headers and renders denials (envelope, or
 ``{"error": "temporarily_unavailable"}`` on /oauth/*).
 """

@@ -1,4 +1,4 @@
-"""The one table of request budgets (SPEC 8.1, 8.2, 8.3).
+"""The one table of request budgets (docs/spec.md 8.1, 8.2, 8.3).
 
 A budget is a GCRA / token bucket: ``burst`` requests at once, then refilled
 continuously at ``rate`` per ``period`` seconds (``60/min`` is a burst of 60,

@@ -1,7 +1,7 @@
 """The limiter: builds the checks of a request, asks the store once, decides.
 
 A Decision carries every budget's result; the tightest blocking budget sets
-the SPEC 8.4 headers. Decisions are kept in the request notes (``ratelimit_decision``)
+the docs/spec.md 8.4 headers. Decisions are kept in the request notes (``ratelimit_decision``)
 and written onto the response by RateLimitMiddleware, whatever its status.
 """
 

@@ -1,4 +1,4 @@
-"""Path budgets before the view, and the SPEC 8.4 headers on every limited response."""
+"""Path budgets before the view, and the docs/spec.md 8.4 headers on every limited response."""
 
 import math
 
@@ -23,7 +23,7 @@ def is_oauth(path: str) -> bool:
 def render(request, error) -> JsonResponse:
     if not is_oauth(request.path):
         return error_response(request, error)
-    # RFC 6749 5.2 shape (SPEC 7.3): no envelope on /oauth/*.
+    # RFC 6749 5.2 shape (docs/spec.md 7.3): no envelope on /oauth/*.
     response = JsonResponse(
         {"error": "temporarily_unavailable", "error_description": OAUTH_DESCRIPTIONS[error.status]},
         status=error.status,

@@ -1,4 +1,4 @@
-"""The OAuth token endpoint's lockouts (SPEC 8.3), shaped for apps/oauth/ratelimit_hooks.py.
+"""The OAuth token endpoint's lockouts (docs/spec.md 8.3), shaped for apps/oauth/ratelimit_hooks.py.
 
 Each returns None to let the request through, or the 429/503
 ``temporarily_unavailable`` response to answer instead. The per-IP flood

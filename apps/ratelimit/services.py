@@ -77,7 +77,7 @@ def ratelimit_exchange_failed(*, client_id: str | None = None, request=None) -> 
 
     10 a minute from one address start a 60 s back-off (the token endpoint
     then answers 429 before any grant work); 1,000 a minute for one client id
-    only log. Not for a known token revoked by a disconnect (SPEC 8.3).
+    only log. Not for a known token revoked by a disconnect (docs/spec.md 8.3).
     Never raises: the failure response is already decided.
     """
     request = _request(request)

@@ -1,5 +1,5 @@
 """Passwords set by staff in the admin or with `manage.py changepassword` revoke
-every token and key too (SPEC 3.3: all tokens and all API keys are revoked on a
+every token and key too (docs/spec.md 3.3: all tokens and all API keys are revoked on a
 password reset, whoever performs it)."""
 
 from unittest import mock

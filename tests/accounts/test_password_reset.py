@@ -1,4 +1,4 @@
-"""Password reset by email and password change (SPEC 3.3): each revokes every
+"""Password reset by email and password change (docs/spec.md 3.3): each revokes every
 OAuth token and every API key of the account, with one audit entry."""
 
 import re

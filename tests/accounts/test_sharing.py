@@ -1,4 +1,4 @@
-"""The two sharing switches of SPEC 5.13: off by default, shown, stored, audited."""
+"""The two sharing switches of docs/spec.md 5.13: off by default, shown, stored, audited."""
 
 import pytest
 from django.test import Client

@@ -2,7 +2,7 @@ ENVELOPE_FIELDS = {"type", "code", "message", "param", "doc_url", "request_id"}
 
 
 def assert_error(response, status: int, code: str, *, param=None, type_=None):
-    """The envelope of SPEC 2.4, with the headers SPEC 4 requires on every error."""
+    """The envelope of docs/spec.md 2.4, with the headers docs/spec.md 4 requires on every error."""
     assert response.status_code == status, response.content
     assert response["Content-Type"] == "application/json"
     assert response["Cache-Control"] == "no-store"

@@ -1,4 +1,4 @@
-"""The general /v1 rules of SPEC 4 and 4.1: routes, methods, media types, sizes, bodies."""
+"""The general /v1 rules of docs/spec.md 4 and 4.1: routes, methods, media types, sizes, bodies."""
 
 import json
 

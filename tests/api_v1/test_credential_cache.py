@@ -1,4 +1,4 @@
-"""The credential cache (issue 9): one store round trip per bearer request, and revocation stays immediate.
+"""The credential cache: one store round trip per bearer request, and revocation stays immediate.
 
 "Revocation stays immediate: a revoked token or key is refused by every worker
 on its next request, whatever is cached." Every test here first makes the
@@ -352,7 +352,7 @@ def test_reusing_a_rotated_refresh_token_kills_the_cached_access_token(store, us
     assert rotated.status_code == 200, rotated.content
     access = rotated.json()["access_token"]
     cached(access, django_assert_num_queries)
-    replay = refresh(Client(), app, tokens["refresh_token"])  # reuse: the whole family is revoked (SPEC 3.3)
+    replay = refresh(Client(), app, tokens["refresh_token"])  # reuse: the whole family is revoked (docs/spec.md 3.3)
     assert replay.status_code == 400
     refused(me(access))
 

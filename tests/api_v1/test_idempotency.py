@@ -1,4 +1,4 @@
-"""Idempotency-Key on /v1 writes (SPEC 4, 7.2, 8.5), through the API-key endpoints
+"""Idempotency-Key on /v1 writes (docs/spec.md 4, 7.2, 8.5), through the API-key endpoints
 and test-only views that stand in for the planned spending operations."""
 
 import json
@@ -407,7 +407,7 @@ def test_a_request_still_executing_answers_in_progress(api, api_key, bearer):
     _claim_in_progress(key.user, key.id)
     error = error_of(post(api, "/v1/_count", {"a": 1}, **bearer), "idempotency_in_progress", 409)
     assert error["type"] == "idempotency_error"
-    assert "Retry-After" not in error  # SPEC 8.4: Retry-After only on 429 and 503
+    assert "Retry-After" not in error  # docs/spec.md 8.4: Retry-After only on 429 and 503
     assert CALLS == []
 
 
@@ -471,7 +471,7 @@ def _routes(resolver, prefix=""):
 
 
 def test_every_v1_view_that_accepts_post_is_idempotent():
-    """SPEC 4: Idempotency-Key on every /v1 POST. A new POST view must mix it in."""
+    """docs/spec.md 4: Idempotency-Key on every /v1 POST. A new POST view must mix it in."""
     checked = []
     for route, callback in _routes(get_resolver("config.urls")):
         view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)

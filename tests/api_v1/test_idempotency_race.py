@@ -1,4 +1,4 @@
-"""Two concurrent requests with one Idempotency-Key execute once (SPEC 7.2).
+"""Two concurrent requests with one Idempotency-Key execute once (docs/spec.md 7.2).
 
 Real threads, real connections, real commits: PostgreSQL only. In-memory
 SQLite gives each thread its own empty database, so the race cannot be shown

@@ -1,4 +1,4 @@
-"""GET /v1/me with personal API keys (SPEC 2.1, 4.1, 5.8, 5.9, 7.2)."""
+"""GET /v1/me with personal API keys (docs/spec.md 2.1, 4.1, 5.8, 5.9, 7.2)."""
 
 from datetime import timedelta
 

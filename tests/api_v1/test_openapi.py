@@ -1,4 +1,4 @@
-"""GET /v1/openapi.json: an OpenAPI 3.1 document for what exists (SPEC 4.1)."""
+"""GET /v1/openapi.json: an OpenAPI 3.1 document for what exists (docs/spec.md 4.1)."""
 
 import pytest
 from openapi_spec_validator import validate

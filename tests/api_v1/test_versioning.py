@@ -1,4 +1,4 @@
-"""SPEC 9: the Service-Version header, unknown versions, superseded and retired versions."""
+"""docs/spec.md 9: the Service-Version header, unknown versions, superseded and retired versions."""
 
 from datetime import date, timedelta
 

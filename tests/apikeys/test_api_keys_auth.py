@@ -1,4 +1,4 @@
-"""/v1/api-keys answers only a signed-in dashboard session, CSRF-protected (SPEC 4.4, 5.1)."""
+"""/v1/api-keys answers only a signed-in dashboard session, CSRF-protected (docs/spec.md 4.4, 5.1)."""
 
 import pytest
 from rest_framework.test import APIClient

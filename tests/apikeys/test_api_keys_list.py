@@ -1,4 +1,4 @@
-"""GET /v1/api-keys: the list envelope and cursor pagination both ways (SPEC 4, 8.5)."""
+"""GET /v1/api-keys: the list envelope and cursor pagination both ways (docs/spec.md 4, 8.5)."""
 
 from datetime import timedelta
 

@@ -1,5 +1,5 @@
 """Each audited action in the other parts leaves exactly one entry, written in
-its own transaction, and a failed action leaves none (issue 6, SPEC 5.11)."""
+its own transaction, and a failed action leaves none (docs/spec.md 5.11)."""
 
 import pytest
 from django.test import Client

@@ -1,4 +1,4 @@
-"""Retention of SPEC 8.5: entries older than 400 days are deleted, the rest kept."""
+"""Retention of docs/spec.md 8.5: entries older than 400 days are deleted, the rest kept."""
 
 from datetime import timedelta
 from io import StringIO

@@ -1,4 +1,4 @@
-"""Sessions, request.user and messages run where a browser can call, not for API callers of /v1 and /mcp (issue 9)."""
+"""Sessions, request.user and messages run where a browser can call, not for API callers of /v1 and /mcp."""
 
 import pytest
 from django.core.management import call_command

@@ -63,13 +63,13 @@ def test_real_postgresql_unreachable(api, bearer, uncached):
     assert api.get("/v1/me", **bearer).status_code == 200
 
 
-# --- Beyond /v1: the MCP endpoint, the OAuth endpoints and the consent API (issue 10) ---
+# --- Beyond /v1: the MCP endpoint, the OAuth endpoints and the consent API ---
 
 OAUTH_BODY_KEYS = {"error", "error_description"}
 
 
 def assert_oauth_unavailable(response):
-    """SPEC 7.3: 503 temporarily_unavailable in the RFC 6749 shape, with Retry-After."""
+    """docs/spec.md 7.3: 503 temporarily_unavailable in the RFC 6749 shape, with Retry-After."""
     assert response.status_code == 503, response.content
     assert response["Content-Type"] == "application/json"
     assert response["Cache-Control"] == "no-store"

@@ -1,10 +1,10 @@
-"""The registry holds every code of SPEC 7.2 with exactly the status and type the spec gives."""
+"""The registry holds every code of docs/spec.md 7.2 with exactly the status and type the spec gives."""
 
 import pytest
 
 from apps.core.errors import REGISTRY, ApiError
 
-# Quoted from SPEC 7.2: code, status, type.
+# Quoted from docs/spec.md 7.2: code, status, type.
 SPEC_7_2 = """
 invalid_request 400 invalid_request_error
 invalid_body 400 invalid_request_error
@@ -50,7 +50,7 @@ connection_not_found 404 not_found_error
 """
 ROWS = [line.split() for line in SPEC_7_2.strip().splitlines()]
 
-# SPEC 7.1: the statuses each type may carry.
+# docs/spec.md 7.1: the statuses each type may carry.
 TYPE_STATUSES = {
     "invalid_request_error": {400, 405, 406, 409, 410, 413, 415},
     "authentication_error": {401},

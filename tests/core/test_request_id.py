@@ -1,4 +1,4 @@
-"""SPEC 1.8: every response from the service carries a Request-Id header (req_ prefix)."""
+"""docs/spec.md 1.8: every response from the service carries a Request-Id header (req_ prefix)."""
 
 import re
 

@@ -80,7 +80,7 @@ def run(coro_fn, *args):
 
 
 def assert_first_contact(assistant, *, registered: bool):
-    """The order of SPEC 5 / the MCP authorization flow, as the server saw it."""
+    """The order of docs/spec.md 5 / the MCP authorization flow, as the server saw it."""
     paths = [(method, path, status) for method, path, status in assistant.requests]
     assert paths[0] == ("POST", "/mcp", 401)
     assert paths[1] == ("GET", "/.well-known/oauth-protected-resource/mcp", 200)

@@ -17,7 +17,7 @@ FUZZ = settings(
     derandomize=True,
 )
 
-# SPEC 7.3, token and revocation endpoints (invalid_client: an unknown or disabled client_id).
+# docs/spec.md 7.3, token and revocation endpoints (invalid_client: an unknown or disabled client_id).
 TOKEN_ERRORS = {
     "invalid_request",
     "invalid_grant",
@@ -59,7 +59,7 @@ def assert_not_server_error(response):
 
 
 def assert_oauth_error(response, allowed: set[str]):
-    """SPEC 7.3 shape: {"error", "error_description"?}, never the envelope, never cached."""
+    """docs/spec.md 7.3 shape: {"error", "error_description"?}, never the envelope, never cached."""
     assert_not_server_error(response)
     assert response["Content-Type"].startswith("application/json")
     assert response["Cache-Control"] == "no-store"
@@ -80,7 +80,7 @@ def assert_oauth_error(response, allowed: set[str]):
 
 
 def assert_envelope(response, allowed: set[str] | None = None):
-    """SPEC 2.4: the envelope, a registered code with its registered status and type."""
+    """docs/spec.md 2.4: the envelope, a registered code with its registered status and type."""
     assert_not_server_error(response)
     assert response["Content-Type"] == "application/json"
     # Session endpoints add Django's never_cache directives beside no-store.

@@ -1,4 +1,7 @@
-"""Fuzzing the consent endpoints (SPEC 4.5): envelope errors of SPEC 7.2 only, decisions taken at most once."""
+"""Fuzzing the consent endpoints (docs/spec.md 4.5).
+
+Only envelope errors of docs/spec.md 7.2, and decisions taken at most once.
+"""
 
 import json
 from urllib.parse import quote

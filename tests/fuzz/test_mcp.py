@@ -1,4 +1,4 @@
-"""Fuzzing /mcp JSON-RPC (SPEC 4.7, 7.4): JSON-RPC results or errors, or the envelope; never a 500."""
+"""Fuzzing /mcp JSON-RPC (docs/spec.md 4.7, 7.4): JSON-RPC results or errors, or the envelope; never a 500."""
 
 import json
 
@@ -86,7 +86,7 @@ def check(response):
         result = body["result"]
         assert isinstance(result, dict)
         if result.get("isError"):
-            # SPEC 7.4: a tool failure is a plain sentence, no internal detail.
+            # docs/spec.md 7.4: a tool failure is a plain sentence, no internal detail.
             text = result["content"][0]["text"]
             assert "Traceback" not in text and "Error(" not in text
 

@@ -1,4 +1,4 @@
-"""Fuzzing GET /oauth/authorize: an error page, a redirect with SPEC 7.3's errors, or consent; never a 500."""
+"""Fuzzing GET /oauth/authorize: an error page, a redirect with docs/spec.md 7.3's errors, or consent; never a 500."""
 
 from urllib.parse import urlsplit
 
@@ -73,7 +73,7 @@ def check(response, app):
         assert params["error"] in AUTHORIZE_REDIRECT_ERRORS, location
         assert "code" not in params
     else:
-        # A bad client or redirect URI is a page on our own host, never a redirect (SPEC 4.3).
+        # A bad client or redirect URI is a page on our own host, never a redirect (docs/spec.md 4.3).
         assert response.status_code in (400, 403, 404, 429, 503), response.status_code
         assert b"Traceback" not in response.content
 

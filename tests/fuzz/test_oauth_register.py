@@ -1,4 +1,4 @@
-"""Fuzzing POST /oauth/register: a 201 record of SPEC 2.5 or an RFC 7591 error, never a 500."""
+"""Fuzzing POST /oauth/register: a 201 record of docs/spec.md 2.5 or an RFC 7591 error, never a 500."""
 
 import json
 

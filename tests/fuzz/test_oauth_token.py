@@ -1,4 +1,4 @@
-"""Fuzzing POST /oauth/token and /oauth/revoke: SPEC 7.3 errors only, never a 500 or a token."""
+"""Fuzzing POST /oauth/token and /oauth/revoke: docs/spec.md 7.3 errors only, never a 500 or a token."""
 
 from urllib.parse import urlencode
 

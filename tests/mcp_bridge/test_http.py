@@ -1,4 +1,4 @@
-"""The HTTP half of /mcp: everything answered before the JSON-RPC layer (SPEC 4.7, 5.8, 7.2, 7.4)."""
+"""The HTTP half of /mcp: everything answered before the JSON-RPC layer (docs/spec.md 4.7, 5.8, 7.2, 7.4)."""
 
 import json
 

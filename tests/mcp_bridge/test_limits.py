@@ -1,4 +1,4 @@
-"""/mcp and the limiter: every request spends the reads budget; failures answer with the envelope (SPEC 8)."""
+"""/mcp and the limiter: every request spends the reads budget; failures answer with the envelope (docs/spec.md 8)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The JSON-RPC half of /mcp: handshake era and 2026-07-28, methods, tools, errors (SPEC 4.7, 7.4)."""
+"""The JSON-RPC half of /mcp: handshake era and 2026-07-28, methods, tools, errors (docs/spec.md 4.7, 7.4)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Django admin for OAuth clients (issue 5 item 4): search, registration kind, last use,
+"""Django admin for OAuth clients: search, registration kind, last use,
 disable (taking effect everywhere) and verified partners."""
 
 import json

@@ -1,4 +1,4 @@
-"""GET /oauth/authorize: SPEC 4.3 and the authorize rows of SPEC 7.3."""
+"""GET /oauth/authorize: docs/spec.md 4.3 and the authorize rows of docs/spec.md 7.3."""
 
 from unittest import mock
 

@@ -1,4 +1,4 @@
-"""The sat_ resolver: which OAuth tokens /v1 accepts (issue 4, item 6)."""
+"""The sat_ resolver: which OAuth tokens /v1 accepts (item 6)."""
 
 from datetime import timedelta
 

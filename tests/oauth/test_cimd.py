@@ -1,4 +1,4 @@
-"""Client metadata documents (SPEC 5.3; issue 5 item 2): fetching rules and caching.
+"""Client metadata documents (docs/spec.md 5.3): fetching rules and caching.
 
 A real HTTPS server on 127.0.0.1 (certificate from a CA generated here) serves the
 documents. It is reachable only because two test-only settings admit it:

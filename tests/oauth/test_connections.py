@@ -1,4 +1,4 @@
-"""GET/DELETE /api/oauth/connections (SPEC 3.3, 4.5, 5.12, 7.2 connection_not_found)."""
+"""GET/DELETE /api/oauth/connections (docs/spec.md 3.3, 4.5, 5.12, 7.2 connection_not_found)."""
 
 from datetime import timedelta
 from urllib.parse import quote
@@ -289,7 +289,7 @@ def test_a_naturally_expired_token_does_not_ask_to_reconnect(user):
     assert "Reconnect" not in body["message"]
 
 
-# -- lockouts (SPEC 8.2, 8.3) ------------------------------------------------------
+# -- lockouts (docs/spec.md 8.2, 8.3) ------------------------------------------------------
 
 
 def test_presenting_a_disconnected_token_spends_no_failed_bearer_budget(user):
@@ -320,7 +320,7 @@ def test_a_disconnected_refresh_token_asks_to_reconnect_and_is_not_a_failed_exch
     assert disconnect(signed_in(user), app.client_id).status_code == 200
     caller = Client()
 
-    # Beyond the 10/min failed exchanges of one address (SPEC 8.3): never backed off.
+    # Beyond the 10/min failed exchanges of one address (docs/spec.md 8.3): never backed off.
     for tokens in families:
         response = refresh(caller, app, tokens["refresh_token"])
         assert response.status_code == 400

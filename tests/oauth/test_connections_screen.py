@@ -1,4 +1,4 @@
-"""The Connected apps screen at /settings/connected-apps (SPEC 5.12)."""
+"""The Connected apps screen at /settings/connected-apps (docs/spec.md 5.12)."""
 
 from datetime import timedelta
 

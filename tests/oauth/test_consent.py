@@ -1,4 +1,4 @@
-"""The consent transaction (SPEC 3.1), its endpoints (SPEC 4.5) and the consent page."""
+"""The consent transaction (docs/spec.md 3.1), its endpoints (docs/spec.md 4.5) and the consent page."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""Discovery documents (SPEC 2.8, 4.2; issue 5 item 3) and CORS on the public endpoints."""
+"""Discovery documents (docs/spec.md 2.8, 4.2) and CORS on the public endpoints."""
 
 import re
 from datetime import UTC, datetime

@@ -1,4 +1,4 @@
-"""The writes of a refresh (SPEC 3.3, 5.11): the same rows whether written as one statement or four.
+"""The writes of a refresh (docs/spec.md 3.3, 5.11): the same rows whether written as one statement or four.
 
 On PostgreSQL a refresh's writes are one data-modifying WITH statement
 (apps/oauth/issuing.py); on SQLite, the ORM's statements. CI runs PostgreSQL, so
@@ -91,7 +91,7 @@ def test_a_rotation_writes_the_spec_rows(user):
     previous = _previous(user, app)
     now, access, new = _rotate(user, app, previous, one_statement=connection.vendor == "postgresql")
     retired = RefreshToken.objects.get(pk=previous.pk)
-    assert retired.revoked == now and retired.updated == now  # the old token stops working (SPEC 3.3)
+    assert retired.revoked == now and retired.updated == now  # the old token stops working (docs/spec.md 3.3)
     stored_access = AccessToken.objects.get(pk=access.pk)
     assert stored_access.source_refresh_token_id == previous.pk and stored_access.family == previous.token_family
     assert stored_access.expires == now + timedelta(hours=1) and stored_access.token == ""  # digest only

@@ -80,7 +80,7 @@ def test_many_threads_refreshing_one_token(user):
     assert refresh_rows == {digest(tokens["refresh_token"]), digest(won["refresh_token"])}
     new_access = set(AccessToken.objects.values_list("token_checksum", flat=True)) - before_access
     assert new_access <= {digest(won["access_token"])}
-    # The losers presented a rotated token: reuse, so the family is revoked (SPEC 3.3).
+    # The losers presented a rotated token: reuse, so the family is revoked (docs/spec.md 3.3).
     assert not RefreshToken.objects.filter(revoked__isnull=True).exists()
 
 

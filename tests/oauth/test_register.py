@@ -1,4 +1,4 @@
-"""POST /oauth/register (SPEC 2.5, 4.3, 7.3, 8.2): every rule and error, and nothing written on refusal."""
+"""POST /oauth/register (docs/spec.md 2.5, 4.3, 7.3, 8.2): every rule and error, and nothing written on refusal."""
 
 import json
 import time

@@ -1,4 +1,7 @@
-"""`manage.py purge_registrations`: self-registered clients never used for 30 days are deleted (SPEC 4.3, 8.5)."""
+"""`manage.py purge_registrations` (docs/spec.md 4.3, 8.5).
+
+Self-registered clients never used for 30 days are deleted.
+"""
 
 from datetime import timedelta
 from io import StringIO

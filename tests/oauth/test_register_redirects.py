@@ -1,4 +1,4 @@
-"""Redirect URI matching at authorize time for registered clients (SPEC 4.3, 5.4; RFC 8252 7.3).
+"""Redirect URI matching at authorize time for registered clients (docs/spec.md 4.3, 5.4; RFC 8252 7.3).
 
 Loopback redirect URIs on 127.0.0.1, localhost and [::1] match on any port; everything
 else matches exactly. Both matchers are checked: the core's ``redirect_uri_allowed``

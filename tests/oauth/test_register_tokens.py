@@ -1,4 +1,4 @@
-"""DOT's RFC 7592 registration access token must not work as a bearer anywhere (issue 5)."""
+"""DOT's RFC 7592 registration access token must not work as a bearer anywhere."""
 
 import json
 from datetime import timedelta

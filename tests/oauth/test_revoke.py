@@ -1,4 +1,4 @@
-"""POST /oauth/revoke (RFC 7009, SPEC 4.3)."""
+"""POST /oauth/revoke (RFC 7009, docs/spec.md 4.3)."""
 
 import pytest
 from django.test import Client

@@ -1,4 +1,4 @@
-"""POST /oauth/token: both grants, SPEC 2.6, 3.2, 3.3 and the token rows of 7.3."""
+"""POST /oauth/token: both grants, docs/spec.md 2.6, 3.2, 3.3 and the token rows of 7.3."""
 
 from datetime import timedelta
 from unittest import mock
@@ -319,7 +319,7 @@ def test_rotated_token_presented_again_revokes_the_family(app, tokens):
 
 
 def test_rotated_token_presented_by_another_client_revokes_the_family(app, tokens):
-    # SPEC 3.3: a rotated token presented again revokes the whole family, whoever presents it.
+    # docs/spec.md 3.3: a rotated token presented again revokes the whole family, whoever presents it.
     newer = refresh(Client(), app, tokens["refresh_token"]).json()
     oauth_error(refresh(Client(), make_client(), tokens["refresh_token"]), "invalid_grant")
     assert not RefreshToken.objects.filter(revoked__isnull=True).exists()

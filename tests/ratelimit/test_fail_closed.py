@@ -1,4 +1,4 @@
-"""Store unreachable: public paths fail closed with 503 and Retry-After: 5, never a 500 (SPEC 8)."""
+"""Store unreachable: public paths fail closed with 503 and Retry-After: 5, never a 500 (docs/spec.md 8)."""
 
 import pytest
 

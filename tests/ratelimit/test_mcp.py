@@ -1,4 +1,4 @@
-"""/mcp: every request counts against the reads budget (SPEC 4.7, 8.1), headers on every answer."""
+"""/mcp: every request counts against the reads budget (docs/spec.md 4.7, 8.1), headers on every answer."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""OAuth lockouts of SPEC 8.3 through the real token endpoint."""
+"""OAuth lockouts of docs/spec.md 8.3 through the real token endpoint."""
 
 import json
 import logging

@@ -1,4 +1,4 @@
-"""Budgets applied by path before any view: metadata, authorize, register, token flood guard (SPEC 8.2)."""
+"""Budgets applied by path before any view: metadata, authorize, register, token flood guard (docs/spec.md 8.2)."""
 
 import pytest
 

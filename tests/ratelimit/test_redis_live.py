@@ -55,7 +55,7 @@ def monitor(server):
 
 
 def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, live, monkeypatch):
-    for _ in range(2):  # connects, loads the scripts and caches the key (issue 9)
+    for _ in range(2):  # connects, loads the scripts and caches the key
         assert api.get("/v1/me", **bearer).status_code == 200
     stop = monitor(live)
     sent = sent_commands(monkeypatch)
@@ -173,7 +173,7 @@ def test_each_thread_has_its_own_connection(live):
 
 
 def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_request(api, bearer, live):
-    # SPEC 8: an unreachable store is a 503 with Retry-After: 5. The held connection must not
+    # docs/spec.md 8: an unreachable store is a 503 with Retry-After: 5. The held connection must not
     # keep a reply that arrives after the timeout: it answered another credential.
     other = UserFactory(email="grace@example.com")
     other_bearer = {"HTTP_AUTHORIZATION": f"Bearer {make_api_key(other)[1]}"}

@@ -1,4 +1,4 @@
-"""Two real server processes sharing one Redis hold one budget between them (SPEC 8, issue 7).
+"""Two real server processes sharing one Redis hold one budget between them (docs/spec.md 8).
 
 Two gunicorn servers on free ports share a private Redis and a file SQLite
 database. A burst of reads with one API key, alternating between them, is

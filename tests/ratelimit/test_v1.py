@@ -1,4 +1,4 @@
-"""/v1 reads, failed bearer checks and key management through the real stack (SPEC 8.1, 8.2, 8.4)."""
+"""/v1 reads, failed bearer checks and key management through the real stack (docs/spec.md 8.1, 8.2, 8.4)."""
 
 import pytest
 

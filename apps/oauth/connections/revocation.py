@@ -1,4 +1,4 @@
-"""Telling a caller whose token the user revoked to reconnect (SPEC 3.3, 7.2, 8.3).
+"""Telling a caller whose token the user revoked to reconnect (docs/spec.md 3.3, 7.2, 8.3).
 
 A disconnect (or a password reset or change) keeps the access-token rows with
 ``expires`` cut to the moment of revocation. When such a token is presented,
@@ -60,7 +60,7 @@ def refresh_revoked_by_user(*, refresh) -> bool:
 def refresh_token_revoked_by_user(*, refresh_token: str) -> bool:
     """Whether a refresh token presented at /oauth/token was revoked by the user
     (disconnect, password change): such a failed exchange does not count
-    towards lockouts (SPEC 8.3). Failure path only."""
+    towards lockouts (docs/spec.md 8.3). Failure path only."""
     from apps.core.ids import digest
     from apps.oauth.models import RefreshToken
 
@@ -95,7 +95,7 @@ def grant_revoked_by_user(*, grant) -> bool:
 
 def credential_revoked_by_user(*, grant_type: str, credential: str) -> bool:
     """A failed exchange with a code or refresh token the user revoked: not a
-    guess, so it does not count towards lockouts (SPEC 8.3)."""
+    guess, so it does not count towards lockouts (docs/spec.md 8.3)."""
     if grant_type == "refresh_token":
         return refresh_token_revoked_by_user(refresh_token=credential)
     if grant_type == "authorization_code":

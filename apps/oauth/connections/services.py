@@ -34,7 +34,7 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
 
     Access-token rows are kept with ``expires`` set to now rather than deleted,
     so that presenting one is recognised as revoked by the user (the 401 asks
-    to reconnect and is not counted as a failed lookup; SPEC 3.3, 8.3).
+    to reconnect and is not counted as a failed lookup; docs/spec.md 3.3, 8.3).
     """
     rows = {"user": user}
     if application is not None:
@@ -57,7 +57,7 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
 
 def connection_revoke(*, user, client_id: str) -> Application:
     """Disconnect an app: every code and token it holds for ``user`` stops
-    working with this commit (SPEC 3.3). One audit row, in the same transaction.
+    working with this commit (docs/spec.md 3.3). One audit row, in the same transaction.
 
     ``connection_not_found`` when the app holds nothing live for this user; the
     answer is the same for a client that does not exist, so the endpoint tells

@@ -1,8 +1,8 @@
-"""Validation of client metadata (RFC 7591 shape) against SPEC 4.3 and 7.3.
+"""Validation of client metadata (RFC 7591 shape) against docs/spec.md 4.3 and 7.3.
 
 One pure function serves both ways a client identifies itself: a body posted to
 ``/oauth/register`` and a client metadata document fetched from an https
-``client_id`` (SPEC 5.3). It never touches the database, so a refused request
+``client_id`` (docs/spec.md 5.3). It never touches the database, so a refused request
 changes nothing.
 """
 
@@ -171,7 +171,7 @@ def _application_type(data: dict, redirect_uris: tuple[str, ...]) -> str:
 
 
 def client_metadata_validate(*, data: object) -> ClientMetadata:
-    """Validate RFC 7591 client metadata; raise ClientMetadataError with the SPEC 7.3 code.
+    """Validate RFC 7591 client metadata; raise ClientMetadataError with the docs/spec.md 7.3 code.
 
     Public clients only: ``token_endpoint_auth_method`` must be ``none`` (absent
     means ``none``); any other value, ``client_secret_post`` included, is refused

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
 
-# SPEC 4.3 / 8.5: registrations never used are purged after 30 days.
+# docs/spec.md 4.3 / 8.5: registrations never used are purged after 30 days.
 UNUSED_REGISTRATION_LIFETIME = timedelta(days=30)
 
 
@@ -37,7 +37,7 @@ def client_list_purgeable(*, now: datetime) -> QuerySet:
 def client_count_unexpired_self_registered(*, now: datetime) -> int:
     """Self-registered clients the purge would keep: used ever, or registered within 30 days.
 
-    Counted against the global cap (SPEC 8.2). ``last_used_at`` alone decides "used"
+    Counted against the global cap (docs/spec.md 8.2). ``last_used_at`` alone decides "used"
     here, so the count stays one cheap query on the hot path of registration.
     """
     return (

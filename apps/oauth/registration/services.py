@@ -11,7 +11,7 @@ from apps.core.ids import new_id
 from .metadata import ClientMetadata
 from .selectors import client_count_unexpired_self_registered, client_list_purgeable
 
-# SPEC 8.2: global cap of unexpired self-registered clients.
+# docs/spec.md 8.2: global cap of unexpired self-registered clients.
 REGISTRATION_CAP = 5000
 REGISTRATION_CLOSED_RETRY_AFTER = 3600
 CLIENT_ID_PREFIX = "dcr_"
@@ -33,7 +33,7 @@ def _serialize_registrations() -> None:
 
 
 def client_register(*, metadata: ClientMetadata, now: datetime | None = None):
-    """Create a public, self-registered client with a ``dcr_`` id (SPEC 2.5)."""
+    """Create a public, self-registered client with a ``dcr_`` id (docs/spec.md 2.5)."""
     Application = get_application_model()
     now = now or timezone.now()
     with transaction.atomic():

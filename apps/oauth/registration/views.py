@@ -1,4 +1,4 @@
-"""`POST /oauth/register` (RFC 7591, SPEC 4.3): open registration of public clients.
+"""`POST /oauth/register` (RFC 7591, docs/spec.md 4.3): open registration of public clients.
 
 DOT's ``DynamicClientRegistrationView`` is not used: it accepts confidential
 clients and several grants, answers without ``dcr_`` ids and issues an RFC 7592
@@ -25,7 +25,7 @@ BODY_CAP = 16 * 1024
 
 
 def registration_record(client, metadata) -> dict:
-    """The registration record of SPEC 2.5; fields the client sent are echoed."""
+    """The registration record of docs/spec.md 2.5; fields the client sent are echoed."""
     record = {
         "client_id": client.client_id,
         "client_id_issued_at": unix_seconds(client.created),

@@ -1,4 +1,4 @@
-"""GET /oauth/authorize: every rule of SPEC 4.3, then a consent transaction.
+"""GET /oauth/authorize: every rule of docs/spec.md 4.3, then a consent transaction.
 
 A bad client or redirect URI renders an error page and never redirects (the
 redirect target is not trusted yet); every later error goes back to the
@@ -39,7 +39,7 @@ def _redirect_error(redirect_uri, state, error, description):
 
 
 def _first_redirect_error(params) -> tuple[str, str] | None:
-    """The first rule of SPEC 4.3 broken after the client and redirect URI are known good."""
+    """The first rule of docs/spec.md 4.3 broken after the client and redirect URI are known good."""
     if params.getlist("response_type") != ["code"]:
         return "unsupported_response_type", "response_type must be code."
     repeated = [name for name in SINGLE_PARAMS if len(params.getlist(name)) > 1]

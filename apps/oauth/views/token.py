@@ -1,4 +1,4 @@
-"""POST /oauth/token and POST /oauth/revoke (SPEC 4.3, errors of 7.3).
+"""POST /oauth/token and POST /oauth/revoke (docs/spec.md 4.3, errors of 7.3).
 
 Form body only: a query string is refused before anything else is read, so a
 code or token never travels where logs and referrers keep it.
@@ -94,7 +94,7 @@ class TokenView(OAuthLibMixin, View):
         if status == 200:
             ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
         elif json.loads(body).get("error") == "invalid_grant" and not credential_revoked_by_user(
-            # A known code or token the user revoked (disconnect) is not a failed guess (SPEC 8.3).
+            # A known code or token the user revoked (disconnect) is not a failed guess (docs/spec.md 8.3).
             grant_type=grant_type,
             credential=request.POST[CREDENTIAL_FIELD[grant_type]],
         ):

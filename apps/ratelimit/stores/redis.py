@@ -8,7 +8,7 @@ connection reconnects on the next request once Redis is back.
 Scripts go over one connection per process and thread, held between requests
 and driven with redis-py's own ``send_command``/``read_response``: the pool's
 checkout (a lock, a fork check, a poll of the socket) and the client's command
-dispatch cost more than the round trip's own work, on every request (issue 9).
+dispatch cost more than the round trip's own work, on every request.
 
 All keys of one call must live on one node (Redis Cluster would need hash
 tags); a single primary with replicas is the supported topology.

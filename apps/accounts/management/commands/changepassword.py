@@ -1,4 +1,4 @@
-"""Django's ``changepassword``, plus the revocation every new password brings (SPEC 3.3)."""
+"""Django's ``changepassword``, plus the revocation every new password brings (docs/spec.md 3.3)."""
 
 import getpass
 

@@ -1,4 +1,4 @@
-"""`manage.py purge_registrations`: delete self-registered clients never used for 30 days (SPEC 4.3, 8.5).
+"""`manage.py purge_registrations`: delete self-registered clients never used for 30 days (docs/spec.md 4.3, 8.5).
 
 Meant for a daily scheduler (cron, a platform job). It also frees room under the
 global cap of 5,000 unexpired self-registered clients.

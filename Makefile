@@ -1,13 +1,21 @@
-# Quick start: `make run` serves the demo on http://127.0.0.1:8000; `make test` runs the suite.
+# Quick start: `make run` serves the demo on http://127.0.0.1:8000 (PORT=8001 make run: another
+# port); `make test` runs the suite, `make test-fast` all but the browser and end-to-end tests.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 DEMO_EMAIL := demo@example.com
 DEMO_PASSWORD := demo-password-123
-RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)"
+# The port `make run` serves on. BASE_URL (the address the service advertises to clients:
+# issuer, resources, endpoints) follows it unless it is set; config/settings.py derives it alike.
+PORT ?= 8000
+BASE_URL ?= http://127.0.0.1:$(PORT)
+APP_URL ?= $(BASE_URL)
+DOCS_URL ?= $(BASE_URL)/docs
+# Never echoed: the shell reads the key from the file when the command runs.
+RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)" PORT="$(PORT)" BASE_URL="$(BASE_URL)"
 
-.PHONY: install run test lint check format bench
+.PHONY: install run apikey test test-fast lint check format bench
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +33,27 @@ run: install .secret_key
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py createuser --email $(DEMO_EMAIL) --display-name "Demo User" \
 		--password $(DEMO_PASSWORD) --if-missing
-	@echo "Demo account: $(DEMO_EMAIL) / $(DEMO_PASSWORD)  (sign in at http://127.0.0.1:8000/login)"
-	@echo "API key:      $(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL)"
-	$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:8000
+	@echo ""
+	@echo "  Service      $(BASE_URL)"
+	@echo "  Sign in      $(APP_URL)/login  as $(DEMO_EMAIL) / $(DEMO_PASSWORD)"
+	@echo "  MCP server   $(BASE_URL)/mcp  (give this URL to an assistant: $(DOCS_URL)/mcp)"
+	@echo "  REST API     $(BASE_URL)/v1  (reference: $(DOCS_URL)/api)"
+	@echo "  Docs         $(DOCS_URL)"
+	@echo "  API key      make apikey  (a read-only key for the demo account, printed once)"
+	@echo ""
+	$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# A personal API key for the demo account on stdout (KEY=$$(make -s apikey)); SCOPES="a b" to choose.
+apikey: install .secret_key
+	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)")
+
+# -rsx: the run ends by listing every skipped test (and expected failure) with its reason.
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -rsx $(PYTEST_ARGS)
+
+# The quick loop: everything but the browser (Chromium) and end-to-end (live server) tests.
+test-fast: install
+	$(PY) -m pytest -rsx -m "not browser and not e2e" $(PYTEST_ARGS)
 
 # The import contracts (.importlinter), migrations in step with the models, and Django's
 # deployment checks with production-like settings.

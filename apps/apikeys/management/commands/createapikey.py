@@ -1,21 +1,34 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.apikeys.services import apikey_create
+from apps.apikeys.services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, apikey_create
 from apps.core.errors import ApiError
-from apps.credentials.scopes import ALL_SCOPES
+from apps.credentials.scopes import ALL_SCOPES, READ_ONLY_STARTER_SET
 
 
 class Command(BaseCommand):
-    help = "Create a personal API key for a user and print its secret once."
+    help = (
+        "Create a personal API key for a user and print its secret once (on stdout; the key's id on stderr). "
+        f"Without --scopes the key gets the read-only starter set ({' '.join(READ_ONLY_STARTER_SET)}), "
+        "the same default as the API keys page."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--email", required=True)
+        parser.add_argument("--email", required=True, help="the account the key acts for")
         parser.add_argument("--name", default="CLI key")
-        parser.add_argument("--scopes", default=" ".join(ALL_SCOPES), help="space-separated")
-        parser.add_argument("--expires-in-days", type=int, default=None)
+        parser.add_argument(
+            "--scopes",
+            default=" ".join(READ_ONLY_STARTER_SET),
+            help=(f"space-separated scopes; default: the read-only starter set. Known scopes: {' '.join(ALL_SCOPES)}"),
+        )
+        parser.add_argument(
+            "--expires-in-days",
+            type=int,
+            default=None,
+            help=f"1 to {MAX_EXPIRY_DAYS}; default {DEFAULT_EXPIRY_DAYS}",
+        )
         parser.add_argument("--ip-allowlist", default="", help="comma-separated addresses or CIDR ranges")
-        parser.add_argument("--test", action="store_true", help="make an sk_test_ key")
+        parser.add_argument("--test", action="store_true", help="make an sk_test_ key (test-mode data only)")
 
     def handle(self, *args, **o):
         user = get_user_model().objects.filter(email__iexact=o["email"]).first()
@@ -32,5 +45,5 @@ class Command(BaseCommand):
             )
         except ApiError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
-        self.stderr.write(f"created {key.id}; the secret below is shown once")
+        self.stderr.write(f"created {key.id} with scopes {' '.join(key.scopes)}; the secret below is shown once")
         self.stdout.write(secret)

@@ -175,7 +175,7 @@ def warm(lines: Path, args) -> None:
     """Send every line twice, so each credential is in use (cached) before the rounds, however fast the machine.
 
     Twice: a user's first credential lookup only creates the user's revocation epoch, the next
-    one caches (docs/decisions.md, "The credential cache"). wrk runs for a duration, and a
+    one caches (docs/decisions/credentials.md, "The credential cache"). wrk runs for a duration, and a
     duration that covers every line on a fast run does not on a slow one.
     """
 

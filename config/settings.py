@@ -301,7 +301,7 @@ OAUTH2_PROVIDER = {
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     # The issuer (RFC 8414 / RFC 9207 `iss`) is the base URL itself.
     "OIDC_ISS_ENDPOINT": BASE_URL,
-    # Clients (apps/oauth/registration, apps/oauth/client_metadata.py; decisions.md "Clients").
+    # Clients (apps/oauth/registration, apps/oauth/client_metadata.py; docs/decisions/oauth-clients.md).
     "APPLICATION_ADMIN_CLASS": "apps.oauth.admin.ApplicationAdmin",
     "CIMD_ENABLED": True,
     "CIMD_METADATA_FETCHER": "apps.oauth.client_metadata.ClientMetadataFetcher",

@@ -84,7 +84,7 @@ def test_pinned_version_past_sunset_is_gone(api, api_key, bearer, superseded):
 
 
 def test_a_410_for_a_retired_pinned_version_spends_a_read(api, api_key, bearer, superseded):
-    """docs/decisions.md: the reads budget is applied with the credential lookup, before the pin is
+    """docs/decisions/api-conventions.md: the reads budget is applied with the credential lookup, before the pin is
     found retired (a version named in the header is checked first and spends nothing)."""
     key, _ = api_key
     ApiKey.objects.filter(pk=key.pk).update(api_version="2024-01-01")

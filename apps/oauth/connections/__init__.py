@@ -2,6 +2,6 @@
 holding their tokens, and disconnecting one.
 
 A connection is not a row of its own: it is derived from the tokens (see
-selectors.py and docs/decisions.md "Connected apps"), so it can never disagree
+selectors.py and docs/decisions/connections-and-audit.md "Connected apps"), so it can never disagree
 with what the tokens actually allow.
 """

@@ -2,12 +2,21 @@
 plus a person at a browser who signs in and allows the app when the provider sends them there.
 """
 
+import json
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
 import httpx2
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
+from mcp import Client
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+
+EMAIL = "ada@example.com"
+DISPLAY_NAME = "Ada Lovelace"
+PASSWORD = "e2e-correct-horse-battery"
 
 
 class MemoryStorage:
@@ -98,3 +107,51 @@ class Person:
         return AuthorizationCodeResult(
             code=self.redirect["code"], state=self.redirect.get("state"), iss=self.redirect.get("iss")
         )
+
+
+REDIRECT_URI = "http://127.0.0.1:53682/callback"
+
+
+class Assistant:
+    def __init__(self, service, *, client_metadata_url=None, mode="auto"):
+        self.base = service.url
+        self.mode = mode
+        self.storage = MemoryStorage()
+        self.person = Person(self.base, EMAIL, PASSWORD)
+        self.requests: list[tuple[str, str, int]] = []
+        self.rpc: list[tuple[str, int]] = []  # JSON-RPC method of each POST /mcp, with its status
+        self.provider = OAuthClientProvider(
+            server_url=f"{self.base}/mcp",
+            client_metadata=OAuthClientMetadata(
+                client_name="E2E Assistant",
+                redirect_uris=[REDIRECT_URI],
+                grant_types=["authorization_code", "refresh_token"],
+                response_types=["code"],
+                token_endpoint_auth_method="none",
+            ),
+            storage=self.storage,
+            redirect_handler=self.person.open,
+            callback_handler=self.person.callback,
+            client_metadata_url=client_metadata_url,
+        )
+
+    async def _record(self, response):
+        request = response.request
+        self.requests.append((request.method, request.url.path, response.status_code))
+        if request.url.path == "/mcp" and request.method == "POST":
+            self.rpc.append((json.loads(request.content)["method"], response.status_code))
+
+    def http(self):
+        return httpx2.AsyncClient(
+            auth=self.provider, trust_env=False, timeout=30, event_hooks={"response": [self._record]}
+        )
+
+    def session(self, http):
+        return Client(streamable_http_client(f"{self.base}/mcp", http_client=http), mode=self.mode)
+
+    def since(self, mark: int) -> list[tuple[str, str, int]]:
+        return self.requests[mark:]
+
+
+def run(coro_fn, *args):
+    return anyio.run(coro_fn, *args)

@@ -1,10 +1,7 @@
 import pytest
 
+from .assistant import DISPLAY_NAME, EMAIL, PASSWORD
 from .servers import DocumentHost, LiveServer
-
-EMAIL = "ada@example.com"
-DISPLAY_NAME = "Ada Lovelace"
-PASSWORD = "e2e-correct-horse-battery"
 
 
 @pytest.fixture(scope="session")

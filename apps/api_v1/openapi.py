@@ -136,7 +136,7 @@ def add_oauth2_scheme(result) -> None:
         "type": "oauth2",
         "description": (
             "OAuth 2.1 authorization code with PKCE (code_challenge_method S256, required); public clients, "
-            f"no client secret. Send resource={base}/v1 on authorize and on the code exchange: the token is "
+            f"no client secret. Send `resource={base}/v1` on authorize and on the code exchange: the token is "
             f"bound to it. See {settings.DOCS_URL}/oauth."
         ),
         "flows": {

@@ -1,0 +1,159 @@
+"""The pages at {docs_url}: public, in the site's layout, built from the tables the code runs on."""
+
+import re
+
+import pytest
+
+from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
+from apps.mcp_bridge.registry import TOOLS, ToolSpec, register, unregister
+from apps.oauth.discovery import security_txt
+from apps.ratelimit import budgets
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security"]
+
+
+def page(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    assert response["Content-Type"].startswith("text/html")
+    return response.content.decode()
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_each_page_is_public_and_in_the_site_layout(client, docs_here, path):
+    html = page(client, path)
+    assert '<header class="site">' in html  # the site's base template
+    assert 'name="viewport"' in html
+    for other in PAGES:  # each page links to every other
+        assert f'href="{docs_here}{other.removeprefix("/docs")}"' in html
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_nothing_is_loaded_from_another_origin(client, docs_here, path):
+    html = page(client, path)
+    for url in re.findall(r'<(?:script|link|img|iframe)[^>]+(?:src|href)="([^"]+)"', html):
+        assert url.startswith(("http://testserver/", "/")), f"{path} loads {url}"
+    assert "../shared" not in html
+
+
+def test_a_signed_in_visitor_sees_the_account_navigation(client, docs_here, user):
+    client.force_login(user)
+    html = page(client, "/docs/mcp")
+    assert 'aria-label="Account settings"' in html and user.email in html
+
+
+def test_the_docs_root_with_a_slash_redirects_to_the_index(client, docs_here):
+    response = client.get("/docs/")
+    assert response.status_code == 301 and response["Location"] == "/docs"
+
+
+def test_the_reference_is_rendered_from_the_openapi_document_with_a_shipped_bundle(client, docs_here):
+    html = page(client, "/docs/api")
+    assert f'<script src="{docs_here}/assets/redoc.standalone.js"></script>' in html
+    assert 'Redoc.init("http://testserver/v1/openapi.json"' in html
+    bundle = client.get("/docs/assets/redoc.standalone.js")
+    assert bundle.status_code == 200
+    assert bundle["Content-Type"].startswith("text/javascript")
+    assert "public" in bundle["Cache-Control"]
+    assert b"redoc" in b"".join(bundle.streaming_content)[:100000].lower()
+
+
+def test_only_the_shipped_assets_are_served(client, docs_here):
+    for name in ("nope.js", "..%2F..%2Fsettings.py", "redoc.standalone.js.map"):
+        assert client.get(f"/docs/assets/{name}").status_code == 404
+
+
+def test_pages_take_no_writes(client, docs_here):
+    assert client.post("/docs/errors").status_code == 405
+
+
+def test_the_mcp_page_names_the_server_url_and_every_tool_of_the_registry(client, docs_here):
+    html = page(client, "/docs/mcp")
+    assert "http://testserver/mcp" in html
+    for name, spec in TOOLS.items():
+        assert f'id="{name}"' in html
+        assert spec.title in html
+    whoami = text(html[html.index('id="svc_whoami"') :])
+    assert "any scope" in whoami
+    for client_name in ("Claude", "ChatGPT", "VS Code", "Cursor", "MCP Inspector"):
+        assert client_name in html
+
+
+def test_a_new_tool_appears_on_the_mcp_page_with_its_scope_and_inputs(client, docs_here):
+    spec = register(
+        ToolSpec(
+            name="svc_docs_probe",
+            title="Docs probe",
+            description="Only for this test.",
+            handler=lambda **_: {"spoken": "ok"},
+            input_schema={
+                "type": "object",
+                "properties": {"limit": {"type": "integer", "minimum": 1, "maximum": 5, "description": "How many."}},
+                "required": ["limit"],
+                "additionalProperties": False,
+            },
+            output_schema={"type": "object", "properties": {"spoken": {"type": "string"}}},
+            scope="contacts:read",
+        )
+    )
+    try:
+        html = page(client, "/docs/mcp")
+    finally:
+        unregister(spec.name)
+    section = text(html[html.index('id="svc_docs_probe"') :].split("</section>")[0])
+    assert "Docs probe" in section and "Only for this test." in section
+    assert "contacts:read" in section and SCOPES["contacts:read"].sentence in section
+    assert "limit (required) integer How many. (at least 1, at most 5)" in section
+    assert 'href="#scope-contacts-read"' in html and 'id="scope-contacts-read"' in html
+
+
+def test_the_scopes_are_the_scope_tables(client, docs_here):
+    for path in ("/docs/mcp", "/docs/oauth"):
+        html = text(page(client, path))
+        for scope in SCOPES.values():
+            assert scope.sentence in html
+        assert " ".join(READ_ONLY_STARTER_SET) in html
+
+
+def test_the_oauth_page_names_endpoints_pkce_resource_refresh_lockouts_and_registration(client, docs_here):
+    html = page(client, "/docs/oauth")
+    words = text(html)
+    for endpoint in ("/oauth/authorize", "/oauth/token", "/oauth/revoke", "/oauth/register"):
+        assert f"http://testserver{endpoint}" in words
+    assert "S256" in words and "code_verifier" in words
+    assert "http://testserver/v1" in words and "http://testserver/mcp" in words
+    for anchor in ("endpoints", "pkce", "resource", "refresh", "lockouts", "registration", "client-metadata"):
+        assert f'id="{anchor}"' in html
+    # The numbers come from the budgets table.
+    assert f"{budgets.EXCHANGE_FAILURES_IP.penalty} s back-off" in words
+    assert f"{budgets.GRANT_FAMILY.rate}/min" in words
+    assert f"burst {budgets.TOKEN_FLOOD_IP.burst}, then {budgets.TOKEN_FLOOD_IP.rate}/min" in words
+
+
+def test_the_security_page_is_the_policy_security_txt_names(client, docs_here, settings):
+    settings.SECURITY_CONTACT = "mailto:security@example.org"
+    policy = next(line for line in security_txt().splitlines() if line.startswith("Policy:"))
+    assert policy == f"Policy: {docs_here}/security"
+    html = page(client, "/docs/security")
+    assert 'href="mailto:security@example.org"' in html
+    assert "Reporting a vulnerability" in html
+
+
+def test_the_versions_page_has_the_migration_notes_the_sunset_message_links(client, docs_here):
+    html = page(client, "/docs/versions")
+    assert 'id="migrating"' in html
+    from apps.api_v1.versions import CURRENT_VERSION
+
+    assert CURRENT_VERSION in html
+
+
+def test_the_index_lists_the_live_budgets(client, docs_here):
+    words = text(page(client, "/docs"))
+    assert f"{budgets.READS_PRINCIPAL.rate}/min" in words
+    assert f"{budgets.REGISTER_IP_HOURLY.rate}/hour" in words

@@ -1,0 +1,11 @@
+"""Reads of the account that other apps may make (the resource apps import this module only)."""
+
+from .models import SharingSettings
+
+
+def sharing_get(*, user) -> SharingSettings:
+    """The account's sharing switches (docs/spec.md 5.13); an unsaved all-off record when never set.
+
+    ``user`` may be a partial User (a cached credential's): only its primary key is read.
+    """
+    return SharingSettings.objects.filter(user_id=user.pk).first() or SharingSettings(user_id=user.pk)

@@ -1,0 +1,158 @@
+"""GET /v1/calls and GET /v1/calls/{id} (DESIGN, Phase 2): calls:read; expansions need their own scope."""
+
+from django.conf import settings
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.response import Response
+
+from apps.api_v1.public import RESOURCE_PATH, ResourceApi, ResourceListApi, has_scope
+from apps.core.errors import ApiError
+from apps.credentials.challenges import www_authenticate
+
+from . import selectors
+from .models import CALL_PREFIX, Direction, Status
+from .serializers import EXPANSIONS, CallSerializer
+
+TAG = ["Calls"]
+
+
+def summaries_off_message() -> str:
+    return (
+        "Call summaries are not shared: the account's call summaries setting is off. The account owner can turn "
+        f'on "{selectors.SHARING_SETTING}" at {settings.APP_URL}/settings/sharing.'
+    )
+
+
+def _expansion_scope_error(scope: str, expansion: str) -> ApiError:
+    # The scope challenge of every other refusal, with the param that asked for it.
+    return ApiError(
+        "insufficient_scope",
+        f"expand[]={expansion} needs the {scope} scope, which this credential was not given.",
+        param="expand",
+        headers={"WWW-Authenticate": www_authenticate(RESOURCE_PATH, error="insufficient_scope", scope=scope)},
+    )
+
+
+def _enum_param(request, name: str, choices: list[str]) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and value not in choices:
+        raise ApiError("invalid_request", f"{name} must be one of: {', '.join(choices)}.", param=name)
+    return value
+
+
+def _expand(request) -> frozenset[str]:
+    """``expand[]`` values (``expand`` is read too), checked against what a call can expand, and their scopes."""
+    values = [*request.query_params.getlist("expand[]"), *request.query_params.getlist("expand")]
+    for value in values:
+        if value not in EXPANSIONS:
+            raise ApiError(
+                "invalid_request",
+                f"A call cannot expand {value[:40]!r}. Expandable: {', '.join(EXPANSIONS)}.",
+                param="expand",
+            )
+    expand = frozenset(values)
+    principal = request.auth
+    if "transcript" in expand and not has_scope(principal, "transcripts:read"):
+        raise _expansion_scope_error("transcripts:read", "transcript")
+    if "contact" in expand and not has_scope(principal, "contacts:read"):
+        raise _expansion_scope_error("contacts:read", "contact")
+    return expand
+
+
+def _require_summaries_shared(request, expand: frozenset[str]) -> None:
+    if "transcript" in expand and not selectors.call_summaries_shared(principal=request.auth):
+        raise ApiError("forbidden", summaries_off_message(), param="expand")
+
+
+EXPAND_PARAMETER = OpenApiParameter(
+    "expand[]",
+    {"type": "array", "items": {"type": "string", "enum": list(EXPANSIONS)}},
+    style="form",
+    explode=True,
+    description=(
+        "Objects to include in place of their ids. transcript needs the transcripts:read scope and the "
+        "account's call summaries setting on (off: 403 forbidden); contact needs contacts:read."
+    ),
+)
+CURSOR_SCHEMA = {"type": "string", "format": "call-id"}
+LIST_PARAMETERS = [
+    OpenApiParameter("direction", str, enum=Direction.values, description="Only calls of this direction."),
+    OpenApiParameter("status", str, enum=Status.values, description="Only calls in this status."),
+    EXPAND_PARAMETER,
+    OpenApiParameter(
+        "starting_after",
+        CURSOR_SCHEMA,
+        description="A call id (call_...) of this list: return the calls after it (older). At most one cursor.",
+    ),
+    OpenApiParameter(
+        "ending_before",
+        CURSOR_SCHEMA,
+        description="A call id (call_...) of this list: return the calls before it (newer). At most one cursor.",
+    ),
+]
+CALL_ID_PARAMETER = OpenApiParameter(
+    "call_id",
+    {"type": "string", "pattern": selectors.CALL_ID_PATTERN},
+    OpenApiParameter.PATH,
+    description="The call's id, prefix call_.",
+)
+
+
+class CallListApi(ResourceListApi):
+    """Your calls, newest first."""
+
+    required_scope = "calls:read"
+    cursor_id_prefix = CALL_PREFIX
+
+    @extend_schema(
+        operation_id="list_calls",
+        tags=TAG,
+        summary="List your calls, newest first",
+        description=(
+            "Calls of the credential's mode (a test key sees test calls only). Without contacts:read, calls still "
+            "list; the contact stays an id."
+        ),
+        parameters=LIST_PARAMETERS,
+        responses={200: CallSerializer(many=True)},
+    )
+    def get(self, request):
+        direction = _enum_param(request, "direction", Direction.values)
+        status = _enum_param(request, "status", Status.values)
+        expand = _expand(request)
+        _require_summaries_shared(request, expand)
+        calls = selectors.call_list(
+            principal=request.auth,
+            direction=direction,
+            status=status,
+            transcripts="transcript" in expand,
+            contact_names="contact" in expand,
+        )
+        return self.list(calls, CallSerializer, context={"now": timezone.now(), "expand": expand})
+
+
+class CallDetailApi(ResourceApi):
+    """One of your calls; while it is live, its status and cost so far."""
+
+    required_scope = "calls:read"
+
+    @extend_schema(
+        operation_id="retrieve_call",
+        tags=TAG,
+        summary="Read one call",
+        parameters=[CALL_ID_PARAMETER, EXPAND_PARAMETER],
+        responses={200: CallSerializer},
+    )
+    def get(self, request, call_id: str):
+        expand = _expand(request)
+        if not selectors.is_call_id(call_id):
+            raise ApiError("not_found", "No such call.", param="call_id")
+        _require_summaries_shared(request, expand)
+        call = selectors.call_get(
+            principal=request.auth,
+            call_id=call_id,
+            transcripts="transcript" in expand,
+            contact_names="contact" in expand,
+        )
+        if call is None:
+            raise ApiError("not_found", "No such call.", param="call_id")
+        return Response(CallSerializer(call, context={"now": timezone.now(), "expand": expand}).data)

@@ -1,0 +1,116 @@
+"""Reads of calls and transcripts: the one place that filters by the caller's account and mode.
+
+Every query starts from ``calls_of(principal)``: the principal's user and its
+``livemode``, so a test key sees test rows only and another account's or the
+other mode's call reads as absent. The principal's user may be a partial User
+(a cached credential's): only its primary key is used.
+
+Contact names come from the contacts app's table, read through the app
+registry (``django.apps.apps.get_model``) as a correlated subquery of the
+same statement: the calls app does not import the contacts app, and a page
+with names is still one statement.
+"""
+
+import re
+
+from django.apps import apps as django_apps
+from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
+
+from apps.accounts.selectors import sharing_get
+
+from .models import CALL_PREFIX, Call, Transcript
+
+# Checked before any query: a malformed id (another prefix, a stray byte) never reaches the database.
+CALL_ID_PATTERN = r"^call_[0-9A-Za-z]{1,64}$"
+# The label of the switch on the sharing screen (templates/settings/sharing.html), for messages naming it.
+SHARING_SETTING = "Let connected apps read AI summaries of my calls"
+_CALL_ID = re.compile(CALL_ID_PATTERN.strip("^$"))
+
+
+def is_call_id(value) -> bool:
+    return isinstance(value, str) and value.startswith(CALL_PREFIX) and _CALL_ID.fullmatch(value) is not None
+
+
+def calls_of(principal) -> QuerySet[Call]:
+    """The principal's calls in the principal's mode: the base of every read below."""
+    return Call.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+
+
+def contact_name_expression():
+    """The name of a call's contact, read in the call's own statement; null when none or gone.
+
+    The contact must be the same account's and mode's, so a stale or foreign id
+    never lends a name.
+    """
+    try:
+        contact_model = django_apps.get_model("contacts", "Contact")
+    except LookupError:  # contacts not installed: calls still list, without names
+        return Value(None, output_field=CharField())
+    contacts = contact_model._default_manager.filter(
+        pk=OuterRef("contact_id"), user_id=OuterRef("user_id"), livemode=OuterRef("livemode")
+    )
+    return Subquery(contacts.values("name")[:1], output_field=CharField())
+
+
+def _with_references(queryset: QuerySet[Call], *, transcripts: bool, contact_names: bool) -> QuerySet[Call]:
+    if transcripts:
+        # The expanded transcript comes in the same statement (a LEFT JOIN on its unique call_id).
+        queryset = queryset.select_related("transcript")
+    else:
+        # Only the transcript's id, for the unexpanded reference.
+        queryset = queryset.annotate(transcript_ref=F("transcript__id"))
+    if contact_names:
+        queryset = queryset.annotate(contact_name=contact_name_expression())
+    return queryset
+
+
+def call_list(
+    *,
+    principal,
+    direction: str | None = None,
+    status: str | None = None,
+    transcripts: bool = False,
+    contact_names: bool = False,
+) -> QuerySet[Call]:
+    """The principal's calls, filtered; the list view pages them newest first (an index serves each filter)."""
+    queryset = calls_of(principal)
+    if direction is not None:
+        queryset = queryset.filter(direction=direction)
+    if status is not None:
+        queryset = queryset.filter(status=status)
+    return _with_references(queryset, transcripts=transcripts, contact_names=contact_names)
+
+
+def call_get(*, principal, call_id: str, transcripts: bool = False, contact_names: bool = False) -> Call | None:
+    """The principal's call by id; None for a malformed id (no query), another account's or mode's, or none."""
+    if not is_call_id(call_id):
+        return None
+    queryset = _with_references(calls_of(principal), transcripts=transcripts, contact_names=contact_names)
+    return queryset.filter(pk=call_id).first()
+
+
+def transcript_get_for_call(*, principal, call_id: str) -> tuple[Call | None, Transcript | None]:
+    """The principal's call and its transcript, in one statement; (None, None) when the call is not theirs."""
+    call = call_get(principal=principal, call_id=call_id, transcripts=True)
+    return call, (call_transcript(call) if call is not None else None)
+
+
+def call_transcript(call: Call) -> Transcript | None:
+    """The transcript loaded with ``call`` (``transcripts=True``), or None."""
+    try:
+        return call.transcript
+    except Transcript.DoesNotExist:
+        return None
+
+
+def call_transcript_id(call: Call) -> str | None:
+    """The transcript's id however the call was loaded (annotated reference or joined row)."""
+    if hasattr(call, "transcript_ref"):
+        return call.transcript_ref
+    transcript = call_transcript(call)
+    return transcript.id if transcript is not None else None
+
+
+def call_summaries_shared(*, principal) -> bool:
+    """The account's call-summaries switch (docs/spec.md 5.13), which gates every read of a transcript."""
+    return sharing_get(user=principal.user).call_summaries

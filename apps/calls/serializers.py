@@ -1,0 +1,208 @@
+"""The call and transcript objects (DESIGN, Phase 2), shared by the REST views and the MCP tools.
+
+The serializers document the objects for the OpenAPI document;
+``to_representation`` builds each one directly, with one clock reading per
+answer (``context["now"]``) so that every live call of a page is costed at
+the same instant.
+"""
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from apps.core.money import decimal_string
+from apps.core.timefmt import unix_seconds
+
+from .models import Call, Direction, Status, Transcript
+from .pricing import Usage, call_usage
+from .selectors import call_transcript, call_transcript_id
+
+EXPANSIONS = ("contact", "transcript")
+
+TRANSCRIPT_OBJECT_SCHEMA = {
+    "type": "object",
+    "description": "The call's transcript and AI summary (expand[]=transcript).",
+    "required": [
+        "id",
+        "object",
+        "call",
+        "summary",
+        "action_items",
+        "reference_numbers",
+        "language",
+        "created",
+        "livemode",
+    ],
+    "properties": {
+        "id": {"type": "string", "pattern": "^trs_"},
+        "object": {"type": "string", "enum": ["transcript"]},
+        "call": {"type": "string", "pattern": "^call_"},
+        "summary": {"type": "string"},
+        "action_items": {"type": "array", "items": {"type": "string"}},
+        "reference_numbers": {"type": "array", "items": {"type": "string"}},
+        "language": {"type": "string", "description": "BCP 47 language tag of the call, e.g. en."},
+        "created": {"type": "integer", "description": "Unix seconds."},
+        "livemode": {"type": "boolean"},
+    },
+}
+
+CONTACT_OBJECT_SCHEMA = {
+    "type": "object",
+    "description": "The contact the call was matched to (expand[]=contact).",
+    "required": ["id", "object", "name"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^ct_"},
+        "object": {"type": "string", "enum": ["contact"]},
+        "name": {"type": "string"},
+    },
+}
+
+DELETED_CONTACT_SCHEMA = {
+    "type": "object",
+    "description": "A contact that no longer exists (expand[]=contact).",
+    "required": ["id", "object", "deleted"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^ct_"},
+        "object": {"type": "string", "enum": ["contact"]},
+        "deleted": {"type": "boolean", "enum": [True]},
+    },
+}
+
+
+@extend_schema_field(
+    {
+        "anyOf": [
+            {"type": "string", "pattern": "^ct_", "description": "The contact's id."},
+            CONTACT_OBJECT_SCHEMA,
+            DELETED_CONTACT_SCHEMA,
+            {"type": "null"},
+        ],
+        "description": "The contact the call was matched to: its id, or the contact when expanded; null if none.",
+    }
+)
+class ContactReferenceField(serializers.Field):
+    pass
+
+
+@extend_schema_field(
+    {
+        "anyOf": [
+            {"type": "string", "pattern": "^trs_", "description": "The transcript's id."},
+            TRANSCRIPT_OBJECT_SCHEMA,
+            {"type": "null"},
+        ],
+        "description": "The call's transcript: its id, or the transcript when expanded; null if none.",
+    }
+)
+class TranscriptReferenceField(serializers.Field):
+    pass
+
+
+class BillingIncrementSerializer(serializers.Serializer):
+    first_seconds = serializers.IntegerField(help_text="Seconds billed for any answered call, however short.")
+    next_seconds = serializers.IntegerField(help_text="Each started block after the first is billed whole.")
+
+
+def transcript_object(transcript: Transcript) -> dict:
+    return {
+        "id": transcript.id,
+        "object": "transcript",
+        "call": transcript.call_id,
+        "summary": transcript.summary,
+        "action_items": list(transcript.action_items),
+        "reference_numbers": list(transcript.reference_numbers),
+        "language": transcript.language,
+        "created": unix_seconds(transcript.created),
+        "livemode": transcript.livemode,
+    }
+
+
+def contact_object(call: Call) -> dict | None:
+    """The expanded contact; needs the ``contact_name`` annotation of the selector."""
+    if not call.contact_id:
+        return None
+    name = getattr(call, "contact_name", None)
+    if name is None:
+        return {"id": call.contact_id, "object": "contact", "deleted": True}
+    return {"id": call.contact_id, "object": "contact", "name": name}
+
+
+def usage_of(call: Call, now) -> Usage:
+    return call_usage(
+        answered_at=call.answered_at,
+        ended_at=call.ended_at,
+        duration=call.duration,
+        per_minute_minor=call.per_minute_amount_decimal,
+        first_seconds=call.first_seconds,
+        next_seconds=call.next_seconds,
+        now=now,
+    )
+
+
+class CallSerializer(serializers.Serializer):
+    """A call. ``context``: ``now`` (one clock reading), ``expand`` (a set of EXPANSIONS)."""
+
+    id = serializers.CharField(help_text="Call id, prefix call_.")
+    object = serializers.ChoiceField(choices=["call"])
+    direction = serializers.ChoiceField(choices=Direction.values)
+    status = serializers.ChoiceField(
+        choices=Status.values,
+        help_text="ringing_you: your own phone is ringing first (callback calls). Tolerate new values.",
+    )
+    # "from" is a Python keyword: declared through the class namespace.
+    locals()["from"] = serializers.CharField(help_text="Calling number, E.164.")
+    to = serializers.CharField(help_text="Called number, E.164.")
+    to_country = serializers.CharField(allow_null=True, help_text="ISO 3166 alpha-2 of the called number.")
+    contact = ContactReferenceField()
+    created = serializers.IntegerField(help_text="Unix seconds.")
+    answered_at = serializers.IntegerField(allow_null=True, help_text="Unix seconds; null until answered.")
+    ended_at = serializers.IntegerField(allow_null=True, help_text="Unix seconds; null while live.")
+    duration = serializers.IntegerField(help_text="Talk seconds (so far, while in progress); 0 if never answered.")
+    billed_duration = serializers.IntegerField(
+        help_text="0 when duration is 0; else first_seconds plus next_seconds for each started block after that."
+    )
+    per_minute_amount_decimal = serializers.CharField(
+        help_text='The rate applied, minor units a minute as a decimal string ("4.5" is 4.5 cents).'
+    )
+    billing_increment = BillingIncrementSerializer()
+    amount = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "Minor units: billed_duration / 60 x the rate, rounded up once per call. The cost so far while "
+            "in progress; null if never answered."
+        ),
+    )
+    currency = serializers.CharField(help_text="Lowercase ISO 4217.")
+    transcript = TranscriptReferenceField()
+    livemode = serializers.BooleanField()
+
+    def to_representation(self, call: Call) -> dict:
+        context = self.context
+        expand = context.get("expand", ())
+        usage = usage_of(call, context.get("now") or timezone.now())
+        if "transcript" in expand:
+            transcript = call_transcript(call)
+            transcript_value = transcript_object(transcript) if transcript is not None else None
+        else:
+            transcript_value = call_transcript_id(call)
+        return {
+            "id": call.id,
+            "object": "call",
+            "direction": call.direction,
+            "status": call.status,
+            "from": call.from_number,
+            "to": call.to_number,
+            "to_country": call.to_country or None,
+            "contact": contact_object(call) if "contact" in expand else (call.contact_id or None),
+            "created": unix_seconds(call.created),
+            "answered_at": unix_seconds(call.answered_at),
+            "ended_at": unix_seconds(call.ended_at),
+            "duration": usage.duration,
+            "billed_duration": usage.billed_duration,
+            "per_minute_amount_decimal": decimal_string(call.per_minute_amount_decimal),
+            "billing_increment": {"first_seconds": call.first_seconds, "next_seconds": call.next_seconds},
+            "amount": usage.amount,
+            "currency": call.currency,
+            "transcript": transcript_value,
+            "livemode": call.livemode,
+        }

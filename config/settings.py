@@ -125,6 +125,9 @@ BEARER_RESOLVERS = {
 
 # The account currency of balances, rates and call costs (lowercase ISO 4217).
 SERVICE_CURRENCY = env("SERVICE_CURRENCY", "usd")
+# A balance below this many minor units of SERVICE_CURRENCY (500 = $5.00, a few calls' worth)
+# answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
+LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",

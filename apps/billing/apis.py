@@ -1,0 +1,128 @@
+"""GET /v1/balance, GET /v1/balance_transactions and /{id} (DESIGN, Phase 2). Scope credits:read."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.core.errors import ApiError
+
+from . import selectors
+from .models import TXN_PREFIX, TransactionType
+from .serializers import BalanceSerializer, BalanceTransactionSerializer
+
+SCOPE = "credits:read"
+TAGS = ["Balance"]
+TXN_ID_PATTERN = r"^txn_[0-9A-Za-z]{1,28}$"
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
+
+FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
+TYPE_PARAMETER = OpenApiParameter(
+    "type",
+    str,
+    enum=TransactionType.values,
+    description="Only transactions of this type. Any other value is 400 invalid_request (param type).",
+)
+CURSOR_PARAMETERS = [
+    OpenApiParameter(
+        name,
+        str,
+        pattern=TXN_ID_PATTERN,
+        description=(
+            f"The id (txn_...) of a transaction in this list (same account, mode and type filter): {what}. "
+            "At most one of starting_after and ending_before. Any other id is 400 invalid_cursor."
+        ),
+    )
+    for name, what in (
+        ("starting_after", "return the transactions after it (older)"),
+        ("ending_before", "return the transactions before it (newer)"),
+    )
+]
+
+
+class BalanceApi(ResourceApi):
+    """The credit balance of the account in the credential's mode."""
+
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_balance",
+        tags=TAGS,
+        summary="Your credit balance",
+        description=(
+            "The balance of the account in the credential's mode (test keys see the test-mode balance). "
+            "An account that never had a transaction has a balance of 0."
+        ),
+        responses={200: BalanceSerializer, 403: FORBIDDEN},
+    )
+    def get(self, request):
+        return Response(BalanceSerializer(selectors.balance_get(principal=request.auth)).data)
+
+
+class BalanceTransactionListApi(ResourceListApi):
+    """The ledger, newest first."""
+
+    required_scope = SCOPE
+    cursor_id_prefix = TXN_PREFIX
+
+    @extend_schema(
+        operation_id="list_balance_transactions",
+        tags=TAGS,
+        summary="List your balance transactions, newest first",
+        description=(
+            "Every movement of the balance: top-ups and refunds (positive), calls, number rentals and "
+            "transcripts (negative), adjustments (either). Each carries the balance after it."
+        ),
+        parameters=[TYPE_PARAMETER, *CURSOR_PARAMETERS],
+        responses={
+            200: BalanceTransactionSerializer(many=True),
+            400: _error(
+                "invalid_request (param type): unknown type; invalid_limit (param limit); "
+                "invalid_cursor (param starting_after or ending_before): not a transaction of this list, or both sent."
+            ),
+            403: FORBIDDEN,
+        },
+    )
+    def get(self, request):
+        kind = request.query_params.get("type")
+        if kind is not None and kind not in TransactionType.values:
+            raise ApiError("invalid_request", f"type must be one of {', '.join(TransactionType.values)}.", param="type")
+        rows = selectors.balance_transaction_list(principal=request.auth, type=kind)
+        return self.list(rows, BalanceTransactionSerializer)
+
+
+class BalanceTransactionDetailApi(ResourceApi):
+    """One transaction of the ledger."""
+
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_balance_transaction",
+        tags=TAGS,
+        summary="Read one balance transaction",
+        parameters=[
+            OpenApiParameter(
+                "balance_transaction_id",
+                str,
+                OpenApiParameter.PATH,
+                pattern=TXN_ID_PATTERN,
+                description="The transaction's id, txn_...",
+            )
+        ],
+        responses={
+            200: BalanceTransactionSerializer,
+            403: FORBIDDEN,
+            404: _error(
+                "not_found (param balance_transaction_id): no such transaction in this account and mode "
+                "(another account's, or the other mode's, reads as absent)."
+            ),
+        },
+    )
+    def get(self, request, balance_transaction_id: str):
+        row = selectors.balance_transaction_get(principal=request.auth, transaction_id=balance_transaction_id)
+        if row is None:
+            raise ApiError("not_found", "No such balance transaction.", param="balance_transaction_id")
+        return Response(BalanceTransactionSerializer(row).data)

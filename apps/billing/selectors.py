@@ -1,0 +1,35 @@
+"""Reads of the ledger: the one place that scopes them to the caller's account and mode.
+
+``principal.user`` may be a partial User (a cached credential's): only its
+primary key is read.
+"""
+
+import re
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from .models import TXN_PREFIX, Balance, BalanceTransaction
+
+# Checked before any query: a malformed id never reaches the database.
+TXN_ID = re.compile(re.escape(TXN_PREFIX) + r"[0-9A-Za-z]{1,28}")
+
+
+def balance_get(*, principal) -> Balance:
+    """The balance of the caller's account in the caller's mode; an unsaved 0 when it has no ledger yet."""
+    user_id, livemode = principal.user.pk, principal.livemode
+    found = Balance.objects.filter(user_id=user_id, livemode=livemode).first()
+    return found or Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
+
+
+def balance_transaction_list(*, principal, type: str | None = None) -> QuerySet[BalanceTransaction]:
+    """The caller's ledger rows in the caller's mode, optionally of one type; the list view pages them."""
+    rows = BalanceTransaction.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+    return rows if type is None else rows.filter(type=type)
+
+
+def balance_transaction_get(*, principal, transaction_id: str) -> BalanceTransaction | None:
+    """One of the caller's rows in the caller's mode; None for a malformed id, another account's or mode's."""
+    if not isinstance(transaction_id, str) or not TXN_ID.fullmatch(transaction_id):
+        return None
+    return balance_transaction_list(principal=principal).filter(pk=transaction_id).first()

@@ -1,3 +1,10 @@
 """The contacts routes, relative to /v1/."""
 
-urlpatterns = []
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("contacts", apis.ContactListApi.as_view(), name="v1-contacts"),
+    path("contacts/<str:contact_id>", apis.ContactDetailApi.as_view(), name="v1-contact"),
+]

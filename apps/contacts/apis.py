@@ -1,0 +1,116 @@
+"""GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (DESIGN, Phase 2). Scope contacts:read."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.core.errors import ApiError
+
+from . import selectors
+from .models import CONTACT_ID_PREFIX
+from .pagination import NameCursorPagination
+from .search import MAX_QUERY_LENGTH
+from .serializers import ContactSerializer
+
+SCOPE = "contacts:read"
+TAGS = ["Contacts"]
+CONTACT_ID_PATTERN = r"^ct_[0-9A-Za-z]{1,28}$"
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
+
+FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
+QUERY_PARAMETER = OpenApiParameter(
+    "query",
+    {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH},
+    description=(
+        "Letters: every word must be the start of a word of the contact's name, case and accents ignored "
+        "(jose and alv find José Álvarez; ose does not). Digits (spaces, +, -, ., parentheses ignored): "
+        "any run of digits of one of the contact's numbers (5550100 finds +1 415 555 0100). Without query, "
+        "every contact. Empty or longer than 100 characters: 400 invalid_request (param query); with "
+        "neither letters nor digits in it, it finds nothing."
+    ),
+)
+CURSOR_PARAMETERS = [
+    OpenApiParameter(
+        name,
+        str,
+        pattern=CONTACT_ID_PATTERN,
+        description=(
+            f"The id (ct_...) of one of your contacts: {what}. At most one of starting_after and "
+            "ending_before. Any other id is 400 invalid_cursor."
+        ),
+    )
+    for name, what in (
+        ("starting_after", "return the contacts after it in name order"),
+        ("ending_before", "return the contacts before it in name order"),
+    )
+]
+
+
+class ContactListApi(ResourceListApi):
+    """The address book, by name, or the contacts a query finds."""
+
+    required_scope = SCOPE
+    cursor_id_prefix = CONTACT_ID_PREFIX
+    pagination_class = NameCursorPagination
+
+    @extend_schema(
+        operation_id="list_contacts",
+        tags=TAGS,
+        summary="List or search your contacts, by name",
+        description=(
+            "Your contacts in the credential's mode, ordered by name (accents and case ignored), then id. "
+            "With query, only the contacts it finds, in the same order. Pages follow name order: "
+            "starting_after and ending_before take a contact id."
+        ),
+        parameters=[QUERY_PARAMETER, *CURSOR_PARAMETERS],
+        responses={
+            200: ContactSerializer(many=True),
+            400: _error(
+                "invalid_request (param query): query empty or too long; invalid_limit "
+                "(param limit); invalid_cursor (param starting_after or ending_before): not one of your "
+                "contacts, or both sent."
+            ),
+            403: FORBIDDEN,
+        },
+    )
+    def get(self, request):
+        contacts = selectors.contact_list(principal=request.auth, query=request.query_params.get("query"))
+        return self.list(contacts, ContactSerializer)
+
+
+class ContactDetailApi(ResourceApi):
+    """One contact of the address book."""
+
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_contact",
+        tags=TAGS,
+        summary="Read one contact",
+        parameters=[
+            OpenApiParameter(
+                "contact_id",
+                str,
+                OpenApiParameter.PATH,
+                pattern=CONTACT_ID_PATTERN,
+                description="The contact's id, ct_...",
+            )
+        ],
+        responses={
+            200: ContactSerializer,
+            403: FORBIDDEN,
+            404: _error(
+                "not_found (param contact_id): no such contact in this account and mode (another account's, "
+                "or the other mode's, reads as absent)."
+            ),
+        },
+    )
+    def get(self, request, contact_id: str):
+        contact = selectors.contact_get(principal=request.auth, contact_id=contact_id)
+        if contact is None:
+            raise ApiError("not_found", "No such contact.", param="contact_id")
+        return Response(ContactSerializer(contact).data)

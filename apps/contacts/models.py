@@ -1,0 +1,89 @@
+"""The account's address book: contacts, their phone numbers, and the terms a search looks up.
+
+Other apps read a contact's name through ``apps.get_model("contacts", "Contact")``
+(``name``, ``user``, ``livemode``); keep those.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from apps.core.ids import new_id
+
+CONTACT_ID_PREFIX = "ct_"
+MAX_PHONE_NUMBERS = 10  # keeps a contact, and a page of them, a few KB
+
+
+def new_contact_id() -> str:
+    return new_id(CONTACT_ID_PREFIX)
+
+
+class Contact(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_contact_id, editable=False)
+    # Not indexed alone: contacts_user_mode_name_idx leads with it.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    livemode = models.BooleanField(default=True)
+    created = models.DateTimeField(default=timezone.now)
+    name = models.CharField(max_length=200)
+    # The name folded (apps.contacts.search.sort_key): the list's order and its cursor's key.
+    sort_name = models.CharField(max_length=200, editable=False, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "livemode", "sort_name", "id"], name="contacts_user_mode_name_idx")]
+
+    def __str__(self):
+        return f"{self.name} ({self.id})"
+
+
+class PhoneLabel(models.TextChoices):
+    MOBILE = "mobile", "Mobile"
+    HOME = "home", "Home"
+    WORK = "work", "Work"
+    OTHER = "other", "Other"
+
+
+class ContactPhoneNumber(models.Model):
+    contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="phone_numbers")
+    position = models.PositiveSmallIntegerField(default=0)
+    number = models.CharField(max_length=16, help_text="E.164, with +.")
+    label = models.CharField(max_length=8, choices=PhoneLabel.choices, default=PhoneLabel.MOBILE)
+    # ISO 3166 alpha-2 from phonenumbers; blank when the number belongs to no country (+800, +882...).
+    country = models.CharField(max_length=2, blank=True, default="", editable=False)
+
+    class Meta:
+        ordering = ("position", "id")
+
+    def __str__(self):
+        return f"{self.number} ({self.label})"
+
+
+class ContactSearchTerm(models.Model):
+    """One searchable term of a contact: a folded name word, or a suffix of a number's digits.
+
+    Derived from the contact by ``contact_index`` (apps/contacts/services.py) and
+    never edited. Owner and mode are copied here so that one btree range scan on
+    (user, livemode, kind, term) finds an account's matches among every account's.
+    """
+
+    NAME = "n"
+    DIGITS = "d"
+
+    contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    livemode = models.BooleanField()
+    kind = models.CharField(max_length=1, choices=[(NAME, "name word"), (DIGITS, "number digits")])
+    term = models.CharField(max_length=64)
+
+    class Meta:
+        indexes = [
+            # varchar_pattern_ops: PostgreSQL serves ``term LIKE 'jo%'`` from the index whatever the
+            # database collation (other databases ignore opclasses; SQLite scans, as it may).
+            models.Index(
+                fields=["user", "livemode", "kind", "term"],
+                name="contacts_term_prefix_idx",
+                opclasses=["", "", "", "varchar_pattern_ops"],
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.kind}:{self.term}"

@@ -1,0 +1,41 @@
+"""The ``contact`` object (DESIGN, Phase 2), for REST and MCP alike.
+
+``to_representation`` builds the object directly; the declared fields document
+it in the OpenAPI document.
+"""
+
+from rest_framework import serializers
+
+from apps.core.timefmt import unix_seconds
+
+from .models import Contact, PhoneLabel
+
+
+class PhoneNumberSerializer(serializers.Serializer):
+    number = serializers.CharField(help_text="E.164, with +.")
+    label = serializers.ChoiceField(choices=PhoneLabel.values)
+    country = serializers.CharField(
+        allow_null=True, help_text="ISO 3166-1 alpha-2 of the number; null for numbers of no country (+800...)."
+    )
+
+
+class ContactSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Contact id, prefix ct_.")
+    object = serializers.ChoiceField(choices=["contact"])
+    name = serializers.CharField()
+    phone_numbers = PhoneNumberSerializer(many=True, help_text="In the order the contact lists them.")
+    created = serializers.IntegerField(help_text="Unix seconds.")
+    livemode = serializers.BooleanField(help_text="false for test-mode contacts.")
+
+    def to_representation(self, contact: Contact) -> dict:
+        return {
+            "id": contact.id,
+            "object": "contact",
+            "name": contact.name,
+            "phone_numbers": [
+                {"number": phone.number, "label": phone.label, "country": phone.country or None}
+                for phone in contact.phone_numbers.all()
+            ],
+            "created": unix_seconds(contact.created),
+            "livemode": contact.livemode,
+        }

@@ -157,3 +157,14 @@ def test_the_index_lists_the_live_budgets(client, docs_here):
     words = text(page(client, "/docs"))
     assert f"{budgets.READS_PRINCIPAL.rate}/min" in words
     assert f"{budgets.REGISTER_IP_HOURLY.rate}/hour" in words
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_the_browser_is_told_to_load_nothing_from_another_origin(client, docs_here, path):
+    policy = dict(
+        directive.strip().split(" ", 1) for directive in client.get(path)["Content-Security-Policy"].split(";")
+    )
+    assert policy["default-src"] == "'self'"
+    assert policy["img-src"] == "'self' data:"  # the Redoc bundle's CDN logo stays unloaded
+    assert policy["connect-src"] == "'self' http://testserver"  # the OpenAPI document at BASE_URL
+    assert policy["frame-ancestors"] == "'none'"

@@ -1,0 +1,62 @@
+"""The docs pages in Debian's headless Chromium at a phone's width (375 px) and a laptop's
+(1280 px): the document is never wider than the viewport, every visible link lies on screen,
+the API reference renders from the shipped bundle, and nothing is fetched from another origin."""
+
+import pytest
+
+from tests.browser import launch_chromium, require_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (375, 1280)
+PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/security", "/api")
+
+LAYOUT = """() => {
+  const width = window.innerWidth;
+  const outside = [];
+  for (const el of document.querySelectorAll('a[href], button, summary')) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    // Inside a box that scrolls sideways on its own (a code sample), a control may sit past the edge.
+    let scroller = el.parentElement;
+    while (scroller && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
+    if (scroller && scroller !== document.body && scroller !== document.documentElement) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.left < -0.5 || r.right > width + 0.5)) {
+      const label = el.textContent.trim().slice(0, 40);
+      outside.push(`${el.tagName.toLowerCase()} "${label}" ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, bodyWidth: document.body.scrollWidth,
+          innerWidth: width, outside: outside};
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+def test_docs_pages_fit_the_screen_and_load_nothing_from_elsewhere(service, settings, width):
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    settings.DOCS_URL = f"{service}/docs"
+    # What the browser actually fetched: a request the page's Content-Security-Policy blocks
+    # (the Redoc bundle asks for its logo on a CDN) never gets a response.
+    fetched: list[str] = []
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+            page.on("response", lambda response: fetched.append(response.url))
+            for path in PAGES:
+                page.goto(f"{service}/docs{path}")
+                if path == "/api":
+                    # Redoc has drawn the document: its title and the /v1/me operation.
+                    page.wait_for_selector("#reference h1", timeout=30000)
+                    page.get_by_text("/v1/me").first.wait_for(timeout=30000)
+                layout = page.evaluate(LAYOUT)
+                where = f"/docs{path} at {width}px"
+                assert layout["scrollWidth"] <= width, f"{where}: document {layout['scrollWidth']}px wide"
+                assert layout["bodyWidth"] <= width, f"{where}: body {layout['bodyWidth']}px wide"
+                assert not layout["outside"], f"{where}: off screen: {layout['outside']}"
+        finally:
+            browser.close()
+    foreign = [url for url in fetched if not url.startswith((service, "data:", "blob:", "about:"))]
+    assert not foreign, foreign

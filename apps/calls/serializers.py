@@ -98,7 +98,7 @@ class TranscriptReferenceField(serializers.Field):
     pass
 
 
-class BillingIncrementSerializer(serializers.Serializer):
+class CallBillingIncrementSerializer(serializers.Serializer):
     first_seconds = serializers.IntegerField(help_text="Seconds billed for any answered call, however short.")
     next_seconds = serializers.IntegerField(help_text="Each started block after the first is billed whole.")
 
@@ -140,7 +140,9 @@ def usage_of(call: Call, now) -> Usage:
 
 
 class CallSerializer(serializers.Serializer):
-    """A call. ``context``: ``now`` (one clock reading), ``expand`` (a set of EXPANSIONS)."""
+    """A call, inbound or outbound, live or ended; its amount follows the billing rule."""
+
+    # context: "now" (one clock reading for the whole answer), "expand" (a set of EXPANSIONS).
 
     id = serializers.CharField(help_text="Call id, prefix call_.")
     object = serializers.ChoiceField(choices=["call"])
@@ -164,7 +166,7 @@ class CallSerializer(serializers.Serializer):
     per_minute_amount_decimal = serializers.CharField(
         help_text='The rate applied, minor units a minute as a decimal string ("4.5" is 4.5 cents).'
     )
-    billing_increment = BillingIncrementSerializer()
+    billing_increment = CallBillingIncrementSerializer()
     amount = serializers.IntegerField(
         allow_null=True,
         help_text=(

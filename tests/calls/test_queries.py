@@ -1,0 +1,92 @@
+"""At most 3 SQL statements per answer on a cached credential (issue: calls page, detail, expansions).
+
+The credential is made cached first (tests/api_v1/test_credential_cache.py: a
+user's first fill only creates the user's epoch), so every statement counted is
+the answer's own: the switch read, the cursor's row, the page (transcript joined,
+contact names as a subquery of the same statement).
+"""
+
+import pytest
+from django.test import Client
+
+from apps.ratelimit import conf
+from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
+from tests.factories import make_api_key
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+pytestmark = pytest.mark.django_db
+
+MAX_STATEMENTS = 3
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def secret(store, owner, summaries_on):
+    _key, secret = make_api_key(owner, scopes=["calls:read", "contacts:read", "transcripts:read"])
+    client = Client()
+    for _ in range(2):  # the first fill only creates the user's epoch
+        assert client.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    return secret
+
+
+@pytest.fixture
+def calls(owner):
+    contact = make_contact(owner)
+    made = [CallFactory(user=owner, contact_id=contact.id) for _ in range(12)]
+    for call in made[::2]:
+        TranscriptFactory(call=call)
+    return sorted(made, key=lambda c: (c.created, c.id), reverse=True)
+
+
+def get(secret, path, params=None):
+    return Client().get(path, params or {}, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def test_the_credential_is_cached(secret, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert get(secret, "/v1/me").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"limit": 100},
+        {"direction": "outbound", "status": "completed"},
+        {"expand[]": ["transcript"]},
+        {"expand[]": ["contact"]},
+        {"expand[]": ["transcript", "contact"]},
+        {"starting_after": None},
+        {"ending_before": None, "expand[]": ["transcript", "contact"]},
+        {"starting_after": None, "direction": "outbound", "expand[]": ["transcript", "contact"]},
+    ],
+)
+def test_a_calls_page_is_at_most_3_statements(secret, calls, params, django_assert_max_num_queries):
+    params = {k: (calls[3].id if v is None else v) for k, v in params.items()}
+    with django_assert_max_num_queries(MAX_STATEMENTS):
+        response = get(secret, "/v1/calls", params)
+    assert response.status_code == 200, response.content
+    assert response.json()["data"]
+
+
+@pytest.mark.parametrize("expand", [[], ["transcript"], ["contact"], ["transcript", "contact"]])
+def test_a_call_is_at_most_3_statements(secret, calls, expand, django_assert_max_num_queries):
+    with django_assert_max_num_queries(MAX_STATEMENTS):
+        response = get(secret, f"/v1/calls/{calls[0].id}", {"expand[]": expand})
+    assert response.status_code == 200, response.content
+
+
+def test_the_page_itself_is_one_statement(secret, calls, django_assert_num_queries):
+    # Unexpanded and without a cursor: the page only (the transcript id is a LEFT JOIN of it).
+    with django_assert_num_queries(1):
+        assert get(secret, "/v1/calls", {"limit": 100}).status_code == 200
+    # Both expansions: the switch, then the page with the transcript and the contact name in it.
+    with django_assert_num_queries(2):
+        assert get(secret, "/v1/calls", {"limit": 100, "expand[]": ["transcript", "contact"]}).status_code == 200

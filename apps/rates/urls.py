@@ -1,3 +1,9 @@
 """The rates routes, relative to /v1/."""
 
-urlpatterns = []
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("rates", apis.RateApi.as_view(), name="v1-rates"),
+]

@@ -224,6 +224,8 @@ def _type_of(schema: dict) -> str:
         return " or ".join(kind)
     if kind == "array" and isinstance(schema.get("items"), dict):
         return f"array of {_type_of(schema['items'])}"
+    if "const" in schema:
+        return f"always {schema['const']}"
     if "enum" in schema:
         return " | ".join(str(v) for v in schema["enum"])
     return kind or "any"
@@ -234,8 +236,13 @@ def _fields(schema: dict) -> list[Field]:
     details = []
     for name, prop in (schema.get("properties") or {}).items():
         limits = [
-            f"{word} {prop[key]}"
-            for key, word in (("minimum", "at least"), ("maximum", "at most"), ("maxLength", "at most"))
+            template.format(prop[key])
+            for key, template in (
+                ("minimum", "at least {}"),
+                ("maximum", "at most {}"),
+                ("minLength", "at least {} characters"),
+                ("maxLength", "at most {} characters"),
+            )
             if key in prop
         ]
         if "default" in prop:

@@ -26,11 +26,13 @@ TYPE_PARAMETER = OpenApiParameter(
     enum=TransactionType.values,
     description="Only transactions of this type. Any other value is 400 invalid_request (param type).",
 )
+# Only type and format: the rule (an id of a row in this very list) is more than a pattern can say; tools
+# that know the format draw real ids for it (as the API keys' api-key-id).
+CURSOR_SCHEMA = {"type": "string", "format": "balance-transaction-id"}
 CURSOR_PARAMETERS = [
     OpenApiParameter(
         name,
-        str,
-        pattern=TXN_ID_PATTERN,
+        CURSOR_SCHEMA,
         description=(
             f"The id (txn_...) of a transaction in this list (same account, mode and type filter): {what}. "
             "At most one of starting_after and ending_before. Any other id is 400 invalid_cursor."

@@ -1,0 +1,71 @@
+"""At most 2 SQL statements per billing answer on a cached credential (issue: "each answer at most 2 SQL
+statements on a cached credential"), pinned: the credential costs none, the balance one, a ledger page one
+(two with a cursor: the cursor's row, then the page), one transaction one."""
+
+import pytest
+from django.test import Client
+
+from apps.ratelimit import conf
+from tests.billing.factories import ledger
+from tests.factories import make_api_key
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def rows(user):
+    return ledger(user, ["top_up", "call", "transcript", "refund", "call", "adjustment"] * 3)
+
+
+@pytest.fixture
+def cached_secret(store, user):
+    _key, secret = make_api_key(user, scopes=["credits:read"])
+    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
+        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    return secret
+
+
+def get(path, secret, **query):
+    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert get("/v1/me", cached_secret).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "statements"),
+    [
+        ("/v1/balance", {}, 1),
+        ("/v1/balance_transactions", {}, 1),
+        ("/v1/balance_transactions", {"limit": 100}, 1),
+        ("/v1/balance_transactions", {"type": "call"}, 1),
+        ("/v1/balance_transactions", {"starting_after": 5}, 2),
+        ("/v1/balance_transactions", {"ending_before": 5, "type": "call"}, 2),
+        ("/v1/balance_transactions/{id}", {}, 1),
+    ],
+)
+def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, path, query, statements):
+    query = {k: (rows[v].id if k in ("starting_after", "ending_before") else v) for k, v in query.items()}
+    if "ending_before" in query and "type" in query:
+        query["ending_before"] = next(r.id for r in rows if r.type == "call")
+    path = path.format(id=rows[3].id)
+    with django_assert_num_queries(statements):
+        response = get(path, cached_secret, **query)
+    assert response.status_code == 200, response.content
+    assert statements <= 2
+
+
+def test_no_ledger_yet_costs_one_statement(cached_secret, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        assert get("/v1/balance", cached_secret).json()["amount"] == 0

@@ -33,6 +33,8 @@ run: install .secret_key
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py createuser --email $(DEMO_EMAIL) --display-name "Demo User" \
 		--password $(DEMO_PASSWORD) --if-missing
+	$(RUN_ENV) $(PY) manage.py import_rates --demo --if-empty
+	$(RUN_ENV) $(PY) manage.py seed_demo --email $(DEMO_EMAIL)
 	@echo ""
 	@echo "  Service      $(BASE_URL)"
 	@echo "  Sign in      $(APP_URL)/login  as $(DEMO_EMAIL) / $(DEMO_PASSWORD)"

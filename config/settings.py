@@ -242,7 +242,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Cross-origin access for the public machine endpoints; never with credentials.
-CORS_URLS_REGEX = r"^/(v1(/.*)?|mcp|oauth/(token|revoke|register)|\.well-known/.*)$"
+# /mcp is enabled per origin, as its view's Origin check admits (apps/mcp_bridge/views.cors_enabled).
+CORS_URLS_REGEX = r"^/(v1(/.*)?|oauth/(token|revoke|register)|\.well-known/.*)$"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = [

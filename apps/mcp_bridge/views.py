@@ -65,12 +65,29 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def origin_allowed(origin: str) -> bool:
+    return origin.rstrip("/") in allowed_origins()
+
+
 def check_origin(request) -> None:
     # A browser page may only drive /mcp from an origin we trust (DNS-rebinding
     # guard of the MCP transport); clients that are not browsers send no Origin.
     origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") not in allowed_origins():
+    if origin is not None and not origin_allowed(origin):
         raise ApiError("forbidden", "Requests from this web origin are not allowed on the MCP endpoint.")
+
+
+def cors_enabled(sender, request, **kwargs) -> bool:
+    """django-cors-headers' ``check_request_enabled`` for /mcp (left out of CORS_URLS_REGEX).
+
+    CORS answers for /mcp only when check_origin would admit the origin: a preflight
+    from any other origin reaches the view and gets its 403, never a ``*`` that
+    tells the browser to go ahead with a request the view then refuses.
+    """
+    if request.path_info != "/mcp":
+        return False
+    origin = request.headers.get("Origin")
+    return origin is None or origin_allowed(origin)
 
 
 def media_type(value: str) -> str:

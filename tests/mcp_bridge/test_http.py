@@ -194,7 +194,9 @@ def test_body_over_the_cap_is_413(mcp):
     assert_error(response, 413, "request_too_large")
 
 
-def test_cors_preflight_is_answered(mcp):
+def test_cors_preflight_is_answered(mcp, settings):
+    # From an origin the Origin check admits; any other is refused (tests/core/test_cors.py).
+    settings.MCP_ALLOWED_ORIGINS = ["https://app.example"]
     response = mcp.client.options(
         "/mcp",
         headers={

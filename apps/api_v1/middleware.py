@@ -1,5 +1,8 @@
 """Rules every /v1 request meets before and after its view (docs/spec.md 4 general rules)."""
 
+from django.conf import settings
+from django.utils.cache import patch_cache_control
+
 from apps.core.envelope import render
 from apps.core.errors import ApiError
 from apps.core.request_context import notes
@@ -15,6 +18,11 @@ def is_v1(path: str) -> bool:
     return path == "/v1" or path.startswith("/v1/")
 
 
+def has_credential(request) -> bool:
+    """A bearer credential or a dashboard session came with the request."""
+    return "HTTP_AUTHORIZATION" in request.META or settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
 def body_cap(view_func) -> int:
     return getattr(getattr(view_func, "view_class", view_func), "body_cap", BODY_CAP)
 
@@ -28,6 +36,12 @@ class ApiV1Middleware:
             return self.get_response(request)
         response = self.refuse_early(request) or self.get_response(request)
         self.add_version_headers(request, response)
+        if has_credential(request):
+            # An account's data, success or error: no shared or browser cache may keep it.
+            if "Cache-Control" in response:
+                patch_cache_control(response, no_store=True)  # keeps never_cache's other directives
+            else:
+                response["Cache-Control"] = "no-store"
         return response
 
     @staticmethod

@@ -144,6 +144,9 @@ MIDDLEWARE = [
     "apps.core.middleware.AuthenticationMiddleware",
     "apps.core.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: its process_view refuses control characters and unpaired surrogates after
+    # routing (path ids are known) and after the /v1 body cap, before any view.
+    "apps.core.inputs.InputGuardMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -32,5 +32,6 @@ if settings.BENCH_FLOOR:
     urlpatterns.insert(0, path("bench/floor", bench_floor))
     urlpatterns.insert(0, path("bench/floor-round-trip", bench_floor_round_trip))
 
+handler400 = "apps.core.views.handler400"
 handler404 = "apps.core.views.handler404"
 handler500 = "apps.core.views.handler500"

@@ -47,6 +47,8 @@ class ApiKeyListCreateApi(KeyApi):
     cursor_id_prefix = KEY_ID_PREFIX
     # Replays of a create answer "secret": null: no plaintext is kept at rest.
     idempotency_redacted_fields = ("secret",)
+    # A control character in the name is the name's own error (apps/core/inputs.py).
+    text_field_errors = {"name": "invalid_name"}
 
     @extend_schema(
         operation_id="list_api_keys",

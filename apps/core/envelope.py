@@ -35,3 +35,16 @@ def apply_error_headers(response, error: ApiError) -> None:
 
 def render(request: HttpRequest | None, code: str, message: str | None = None, **kwargs) -> JsonResponse:
     return error_response(request, ApiError(code, message, **kwargs))
+
+
+def oauth_error_response(error: str, description: str | None = None, *, status: int = 400, headers=None):
+    """The RFC 6749 5.2 error body of the OAuth endpoints (docs/spec.md 7.3), never the envelope; never cached."""
+    body = {"error": error}
+    if description:
+        body["error_description"] = description
+    response = JsonResponse(body, status=status)
+    response["Cache-Control"] = "no-store"
+    response["Pragma"] = "no-cache"
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response

@@ -1,15 +1,47 @@
-"""Django-level 404 and 500 handlers: the envelope on machine paths, a page elsewhere."""
+"""Django-level 400, 404 and 500 handlers: the envelope on machine paths, a page elsewhere."""
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.views import defaults
 
-from .envelope import render
+from .envelope import oauth_error_response, render
+from .surfaces import OAUTH, surface_of
 
 ENVELOPE_PREFIXES = ("/v1/", "/mcp", "/api/")
 
 
 def wants_envelope(request) -> bool:
     return request.path == "/v1" or request.path.startswith(ENVELOPE_PREFIXES)
+
+
+def handler400(request, exception=None):
+    """What Django refuses before a view can: the surface's shape (docs/spec.md 7), never an HTML page.
+
+    Django raises these while reading the request: more than
+    DATA_UPLOAD_MAX_NUMBER_FIELDS query parameters or form fields, a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE, a Host it does not serve.
+    """
+    surface = surface_of(request.path_info)
+    if surface is None:
+        return defaults.bad_request(request, exception)
+    message = bad_request_message(exception)
+    if surface.shape == OAUTH:
+        return oauth_error_response(surface.bad_request, message)
+    if isinstance(exception, RequestDataTooBig):
+        return render(request, "request_too_large", message)
+    return render(request, "invalid_request", message)
+
+
+def bad_request_message(exception) -> str:
+    if isinstance(exception, RequestDataTooBig):
+        return f"The request body is over the {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KB limit."
+    if isinstance(exception, TooManyFieldsSent):
+        return f"The request has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} query parameters or form fields."
+    if isinstance(exception, TooManyFilesSent):
+        return "The request has too many files."
+    if isinstance(exception, DisallowedHost):
+        return "The Host header names a host this service does not answer for."
+    return "The request could not be read."
 
 
 def handler404(request, exception=None):

@@ -52,6 +52,14 @@ class RichView(IdempotentMixin, APIView):
         return Response({"at": timezone.now(), "amount": Decimal("1.10"), "id": uuid.uuid4()}, status=201)
 
 
+class NulView(IdempotentMixin, APIView):
+    """Answers text holding NUL: a stored value may (a request may not: apps/core/inputs.py)."""
+
+    def post(self, request):
+        CALLS.append("nul")
+        return Response({"a": "nul\u0000byte"}, status=201)
+
+
 class SpendingView(CountingView):
     """Stands in for POST /v1/calls: a spending operation needs the header."""
 
@@ -80,6 +88,7 @@ urlpatterns = [
     path("v1/_count/other", CountingView.as_view()),
     path("v1/_spend", SpendingView.as_view()),
     path("v1/_rich", RichView.as_view()),
+    path("v1/_nul", NulView.as_view()),
     path("v1/_crash", CrashingView.as_view()),
     path("v1/_refuse", RefusingView.as_view()),
     path("", include("config.urls")),
@@ -147,16 +156,21 @@ def test_replay_is_byte_identical_for_values_only_drf_can_encode(api, bearer):
 
 
 def test_a_response_holding_nul_is_stored_and_replayed(api, bearer):
-    first = post(api, "/v1/_count", {"a": "nul\u0000byte"}, **bearer)
-    second = post(api, "/v1/_count", {"a": "nul\u0000byte"}, **bearer)
+    first = post(api, "/v1/_nul", **bearer)
+    second = post(api, "/v1/_nul", **bearer)
     assert second["Idempotent-Replayed"] == "true"
     assert second.content == first.content
-    assert second.json()["echo"] == {"a": "nul\x00byte"}
+    assert second.json() == {"a": "nul\x00byte"}
+    assert CALLS == ["nul"]
 
 
-def test_a_path_holding_nul_is_stored(dashboard):
+def test_a_request_holding_nul_is_refused_before_anything_is_stored(api, bearer, dashboard):
+    refused = post(api, "/v1/_count", {"a": "nul\u0000byte"}, **bearer)
+    assert refused.json()["error"]["code"] == "invalid_request"
     response = post(dashboard, "/v1/api-keys/key_%00x/rotate")
-    assert response.json()["error"]["code"] == "api_key_not_found"
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert CALLS == []
+    assert not IdempotencyRecord.objects.exists()
 
 
 def test_json_key_order_does_not_make_a_different_request(api, bearer):

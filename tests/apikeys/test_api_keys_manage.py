@@ -41,7 +41,8 @@ def test_expired_key_reads_as_expired(dashboard, key_and_secret):
 )
 @pytest.mark.parametrize(
     "key_id",
-    ["other", "key_doesnotexist000000000000", "nope", "sk_live_abc", "key_%00x", "key_%C3%A9", "key_" + "a" * 40],
+    # An id holding a control character is refused before the view (tests/core/test_input_guard.py).
+    ["other", "key_doesnotexist000000000000", "nope", "sk_live_abc", "key_%C3%A9", "key_" + "a" * 40],
 )
 def test_not_found_for_missing_malformed_or_another_users_key(dashboard, method, suffix, key_id):
     other_key, other_secret = make_api_key(UserFactory())

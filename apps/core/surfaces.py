@@ -1,0 +1,62 @@
+"""Which machine surface a path belongs to, and how that surface answers a request it cannot read.
+
+Each surface answers errors in one shape (docs/spec.md 7): the envelope on
+/v1, /mcp and the session API under /api/, the RFC 6749 5.2 body on the
+OAuth endpoints (RFC 7591 3.2.2 on /oauth/register). Django's own refusals
+(too many fields, a body over its cap, an unserved Host: ``views.handler400``)
+and the input guard (``inputs.py``) answer with the surface's code for a
+request it cannot accept. Paths of no surface are pages: they keep Django's pages.
+"""
+
+import functools
+from dataclasses import dataclass, field
+
+ENVELOPE = "envelope"
+OAUTH = "oauth"
+
+# How the input guard reads a surface's body.
+JSON = "json"  # when sent as application/json (DRF parses nothing else)
+JSON_ANY = "json_any"  # whatever the Content-Type: the view parses the body as JSON regardless
+FORM = "form"  # application/x-www-form-urlencoded
+
+
+@dataclass(frozen=True)
+class Surface:
+    name: str
+    shape: str
+    bad_request: str  # the code answering a request the surface cannot accept
+    body: str | None = None  # how the input guard reads the body; None: it leaves the body alone
+    query: bool = True  # whether the input guard reads the query string
+    # Fields with a code of their own on every endpoint of the surface (a view adds its own
+    # in ``text_field_errors``).
+    field_errors: dict[str, str] = field(default_factory=dict)
+
+
+# The list parameters of docs/spec.md 4, on every /v1 list.
+V1_FIELD_ERRORS = {"limit": "invalid_limit", "starting_after": "invalid_cursor", "ending_before": "invalid_cursor"}
+
+
+# (exact path, or prefix ending in "/"; surface). A path also matches a prefix given
+# without its trailing slash ("/v1" matches "/v1" and "/v1/me"). First match wins.
+SURFACES: tuple[tuple[str, Surface], ...] = (
+    ("/v1", Surface("v1", ENVELOPE, "invalid_request", body=JSON, field_errors=V1_FIELD_ERRORS)),
+    # JSON-RPC answers for its own body: bad arguments are JSON-RPC errors (docs/spec.md 7.4).
+    ("/mcp", Surface("mcp", ENVELOPE, "invalid_request")),
+    ("/api/", Surface("session_api", ENVELOPE, "invalid_request", body=JSON_ANY)),
+    ("/oauth/token", Surface("token", OAUTH, "invalid_request", body=FORM)),
+    # Revocation answers 200 for any token that is given, known or not (docs/spec.md 4.3).
+    ("/oauth/revoke", Surface("revoke", OAUTH, "invalid_request")),
+    ("/oauth/register", Surface("register", OAUTH, "invalid_client_metadata", body=JSON_ANY)),
+    ("/.well-known/", Surface("metadata", ENVELOPE, "invalid_request", query=False)),
+)
+
+
+@functools.lru_cache(maxsize=1024)  # asked on every request, of a handful of paths
+def surface_of(path: str) -> Surface | None:
+    for prefix, surface in SURFACES:
+        if prefix.endswith("/"):
+            if path.startswith(prefix):
+                return surface
+        elif path == prefix or path.startswith(prefix + "/"):
+            return surface
+    return None

@@ -1,0 +1,216 @@
+"""svc_get_rate (DESIGN, Phase 2): its listing, its exact output (what GET /v1/rates says, plus display
+strings and a spoken line), failures as isError results, and its scope."""
+
+import json
+
+import jsonschema
+import pytest
+
+from apps.credentials.scopes import ALL_SCOPES
+from apps.mcp_bridge import registry
+from tests.api_v1.helpers import assert_error
+from tests.support.mcp import McpClient, install_fake_tokens
+
+pytestmark = pytest.mark.django_db
+
+TOOL = "svc_get_rate"
+RATE_FIELDS = {
+    "object",
+    "query",
+    "to",
+    "estimate",
+    "country",
+    "country_name",
+    "label",
+    "prefix",
+    "currency",
+    "per_minute_amount_decimal",
+    "per_minute_min_amount_decimal",
+    "per_minute_max_amount_decimal",
+    "billing_increment",
+    "next_step",
+    "livemode",
+}
+OUTPUT = RATE_FIELDS | {"per_minute_display", "per_minute_min_display", "per_minute_max_display", "spoken"}
+
+
+@pytest.fixture
+def tokens(settings):
+    return install_fake_tokens(settings)
+
+
+@pytest.fixture
+def mcp(user, tokens):
+    return McpClient(tokens.issue(user, scopes=frozenset({"rates:read"})))
+
+
+def call(mcp, destination):
+    response = mcp.request("tools/call", {"name": TOOL, "arguments": {"destination": destination}})
+    assert response.status_code == 200, response.content
+    return response.json()["result"]
+
+
+def structured(mcp, destination) -> dict:
+    result = call(mcp, destination)
+    assert result.get("isError") is not True, result
+    content = result["structuredContent"]
+    jsonschema.validate(content, registry.TOOLS[TOOL].output_schema)
+    assert json.loads(result["content"][0]["text"]) == content
+    return content
+
+
+def failure(mcp, destination) -> str:
+    result = call(mcp, destination)
+    assert result["isError"] is True
+    assert "structuredContent" not in result
+    return result["content"][0]["text"]
+
+
+def test_the_tool_is_listed_read_only_with_one_bounded_input(mcp):
+    tools = {t["name"]: t for t in mcp.request("tools/list").json()["result"]["tools"]}
+    tool = tools[TOOL]
+    assert tool["title"] == "Get a call rate"
+    assert tool["inputSchema"] == {
+        "type": "object",
+        "properties": {
+            "destination": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "description": "A phone number in E.164 format, or a country name or ISO 3166-1 alpha-2 code.",
+            }
+        },
+        "required": ["destination"],
+        "additionalProperties": False,
+    }
+    assert set(tool["outputSchema"]["properties"]) == set(tool["outputSchema"]["required"]) == OUTPUT
+    assert tool["outputSchema"]["additionalProperties"] is False
+    assert tool["annotations"] == {
+        "title": "Get a call rate",
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+    assert registry.TOOLS[TOOL].scope == "rates:read"
+
+
+def test_a_number(deck, mcp):
+    assert structured(mcp, "+4915212345678") == {
+        "object": "rate",
+        "query": "+4915212345678",
+        "to": "+4915212345678",
+        "estimate": False,
+        "country": "DE",
+        "country_name": "Germany",
+        "label": "Germany - Mobile",
+        "prefix": "4915",
+        "currency": "usd",
+        "per_minute_amount_decimal": "4.5",
+        "per_minute_min_amount_decimal": "4.5",
+        "per_minute_max_amount_decimal": "4.5",
+        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
+        "next_step": None,
+        "livemode": True,
+        "per_minute_display": "$0.045",
+        "per_minute_min_display": "$0.045",
+        "per_minute_max_display": "$0.045",
+        "spoken": "Calls to +49 1521 2345678 (Germany - Mobile) cost $0.045 a minute, billed per full minute.",
+    }
+
+
+def test_a_country(deck, mcp):
+    assert structured(mcp, "Allemagne") == {
+        "object": "rate",
+        "query": "Allemagne",
+        "to": None,
+        "estimate": True,
+        "country": "DE",
+        "country_name": "Germany",
+        "label": None,
+        "prefix": None,
+        "currency": "usd",
+        "per_minute_amount_decimal": None,
+        "per_minute_min_amount_decimal": "1.2",
+        "per_minute_max_amount_decimal": "9",
+        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
+        "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
+        "livemode": True,
+        "per_minute_display": None,
+        "per_minute_min_display": "$0.012",
+        "per_minute_max_display": "$0.09",
+        "spoken": (
+            "Calls to Germany cost $0.012 to $0.09 a minute depending on the number; "
+            "tell me the full number for the exact rate."
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    ("destination", "spoken"),
+    [
+        ("+12125551234", "Calls to +1 212-555-1234 (United States) cost $0.013 a minute, billed per second."),
+        (
+            "+33612345678",
+            "Calls to +33 6 12 34 56 78 (France - Mobile) cost $0.04 a minute, billed per full minute.",
+        ),
+        (
+            "+33123456789",
+            "Calls to +33 1 23 45 67 89 (France) cost $0.011 a minute, "
+            "billed for the first 30 seconds, then per 6 seconds.",
+        ),
+        ("Jamaica", "Calls to Jamaica cost $0.15 a minute; tell me the full number for the exact rate."),
+    ],
+)
+def test_the_spoken_line(deck, mcp, destination, spoken):
+    assert structured(mcp, destination)["spoken"] == spoken
+
+
+def test_the_tool_says_what_rest_says(deck, mcp, rates):
+    for destination in ("+18765551234", "Perú", "FR"):
+        rest = rates(destination).json()
+        tool = structured(mcp, destination)
+        assert {k: tool[k] for k in RATE_FIELDS} == rest
+
+
+@pytest.mark.parametrize(
+    ("destination", "says"),
+    [
+        ("Narnia", "neither a phone number in E.164 format"),
+        ("4915112345678", "with + and the country code"),
+        ("+49 1", "not a possible phone number"),
+        ("   ", "A destination is required"),
+        ("Korea", "North Korea (KP), South Korea (KR)"),
+    ],
+)
+def test_a_bad_destination_is_an_is_error_sentence(deck, mcp, destination, says):
+    assert says in failure(mcp, destination)
+
+
+@pytest.mark.parametrize(("destination", "says"), [("+8613812345678", "+8613812345678"), ("Japan", "Japan")])
+def test_no_rate_is_an_is_error_saying_so(deck, mcp, destination, says):
+    message = failure(mcp, destination)
+    assert message.startswith("There is no rate for") and says in message
+
+
+@pytest.mark.parametrize("arguments", [{}, {"destination": ""}, {"destination": "x" * 101}, {"to": "DE"}])
+def test_malformed_arguments_are_a_json_rpc_error(deck, mcp, arguments):
+    response = mcp.request("tools/call", {"name": TOOL, "arguments": arguments})
+    assert response.json()["error"]["code"] == -32602
+
+
+def test_every_scope_but_rates_read_is_403_with_the_challenge(deck, user, tokens):
+    client = McpClient(tokens.issue(user, scopes=frozenset(s for s in ALL_SCOPES if s != "rates:read")))
+    response = client.request("tools/call", {"name": TOOL, "arguments": {"destination": "DE"}})
+    assert_error(response, 403, "insufficient_scope", type_="permission_error")
+    assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope", scope="rates:read"')
+
+
+def test_rates_read_alone_is_enough(deck, mcp):
+    assert structured(mcp, "DE")["country"] == "DE"
+
+
+def test_test_mode_credentials_are_refused(deck, user, tokens):
+    client = McpClient(tokens.issue(user, scopes=frozenset({"rates:read"}), livemode=False))
+    response = client.request("tools/call", {"name": TOOL, "arguments": {"destination": "DE"}})
+    assert response.status_code == 401

@@ -1,0 +1,100 @@
+"""The OpenAPI document describes GET /v1/rates: its operation and scope, its parameter, the rate object
+and its errors."""
+
+import pytest
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation import OpenAPIV31SpecValidator
+
+pytestmark = pytest.mark.django_db
+
+PATH = "/v1/rates"
+SECURITY = [{"bearer": ["rates:read"]}, {"oauth2": ["rates:read"]}]
+FIELDS = {
+    "object",
+    "query",
+    "to",
+    "estimate",
+    "country",
+    "country_name",
+    "label",
+    "prefix",
+    "currency",
+    "per_minute_amount_decimal",
+    "per_minute_min_amount_decimal",
+    "per_minute_max_amount_decimal",
+    "billing_increment",
+    "next_step",
+    "livemode",
+}
+NULLABLE = {"to", "label", "prefix", "per_minute_amount_decimal", "next_step"}
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        response = Client().get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.fixture
+def operation(document):
+    assert set(document["paths"][PATH]) == {"get"}
+    return document["paths"][PATH]["get"]
+
+
+def resolve(document, schema):
+    ref = schema.get("$ref")
+    return document["components"]["schemas"][ref.rsplit("/", 1)[1]] if ref else schema
+
+
+def test_the_document_stays_valid(document):
+    validate(document, cls=OpenAPIV31SpecValidator)
+
+
+def test_the_operation_and_its_scope(operation):
+    assert operation["operationId"] == "retrieve_rate"
+    assert operation["security"] == SECURITY
+    assert operation["summary"]
+    assert "import_rates" in operation["description"]
+    for status in ("200", "400", "401", "403", "404", "429"):
+        assert status in operation["responses"], status
+
+
+def test_the_to_parameter(operation):
+    (to,) = [p for p in operation["parameters"] if p["name"] == "to"]
+    assert to["in"] == "query"
+    assert to["required"] is True
+    assert to["schema"] == {"type": "string", "minLength": 1, "maxLength": 100, "format": "rate-destination"}
+    for example in ("E.164", "+4915112345678", "alpha-2", "Allemagne"):
+        assert example in to["description"]
+
+
+def test_the_errors(operation):
+    assert "invalid_request, param to" in operation["responses"]["400"]["description"]
+    assert "several countries" in operation["responses"]["400"]["description"]
+    assert "not_found, param to" in operation["responses"]["404"]["description"]
+    assert "rates:read" in operation["responses"]["403"]["description"]
+    for status in ("400", "403", "404"):
+        schema = operation["responses"][status]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/Error"}
+
+
+def test_the_rate_object(document, operation):
+    schema = resolve(document, operation["responses"]["200"]["content"]["application/json"]["schema"])
+    assert set(schema["properties"]) == set(schema["required"]) == FIELDS
+    properties = schema["properties"]
+    assert properties["object"]["enum"] == ["rate"]
+    assert properties["estimate"]["type"] == "boolean"
+    assert properties["livemode"]["type"] == "boolean"
+    for name in NULLABLE:
+        assert "null" in properties[name]["type"], name
+    for name in FIELDS - NULLABLE - {"billing_increment", "object", "estimate", "livemode"}:
+        assert properties[name]["type"] == "string", name
+    increment = properties["billing_increment"]
+    assert increment.get("type") == ["object", "null"] or any(
+        option.get("type") == "null" for option in increment.get("oneOf", increment.get("anyOf", []))
+    )
+    assert "minor units" in properties["per_minute_amount_decimal"]["description"]

@@ -1,0 +1,66 @@
+"""At most 2 SQL statements per GET /v1/rates answer on a cached credential, pinned: the credential
+costs none, a number's longest-prefix match one (every prefix with IN), a country's estimate one."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from apps.ratelimit import conf
+from tests.factories import make_api_key
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def cached_secret(store, user):
+    _key, secret = make_api_key(user, scopes=["rates:read"])
+    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
+        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    return secret
+
+
+def get(to, secret):
+    return Client().get("/v1/rates", {"to": to}, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {cached_secret}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("to", "status"),
+    [
+        ("+4915112345678", 200),
+        ("+18765551234", 200),
+        ("Germany", 200),
+        ("Allemagne", 200),
+        ("+8613812345678", 404),
+        ("Japan", 404),
+        ("Korea", 400),
+        ("Narnia", 400),
+    ],
+)
+def test_at_most_two_statements_per_answer(deck, cached_secret, django_assert_max_num_queries, to, status):
+    get("DE", cached_secret)  # the country names are built once per process, not per request
+    with django_assert_max_num_queries(2):
+        response = get(to, cached_secret)
+    assert response.status_code == status, response.content
+
+
+def test_a_number_is_one_indexed_statement_without_like(deck, cached_secret):
+    with CaptureQueriesContext(connection) as captured:
+        assert get("+4915112345678", cached_secret).status_code == 200
+    assert len(captured.captured_queries) == 1
+    sql = captured.captured_queries[0]["sql"].upper()
+    assert " IN (" in sql and "LIKE" not in sql and "LIMIT 1" in sql

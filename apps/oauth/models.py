@@ -73,6 +73,28 @@ class Grant(AbstractGrant):
         swappable = "OAUTH2_PROVIDER_GRANT_MODEL"
 
 
+class GrantFamily(models.Model):
+    """The fixed facts of one consent, kept as long as the tokens it led to: the
+    code and every token descending from it share ``family``.
+
+    The redirect URI is the one the authorization request named; the code
+    exchange must present the same one (docs/spec.md 3.2), so it is the address this
+    connection actually uses, whichever other URIs the client registered. The
+    Connected apps screen shows its host (docs/spec.md 5.12). Written with the code.
+    """
+
+    family = models.UUIDField(primary_key=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    application = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_APPLICATION_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    redirect_uri = models.TextField()
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return str(self.family)
+
+
 class AccessToken(AbstractAccessToken):
     family = models.UUIDField(null=True, blank=True, editable=False, db_index=True)
 

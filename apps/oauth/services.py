@@ -12,13 +12,21 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from oauthlib.common import add_params_to_uri
 
-from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.ids import digest, new_secret
-
-from .models import TRANSACTION_LIFETIME, AccessToken, Application, ConsentTransaction, Grant, RefreshToken
+from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.credentials.scopes import SCOPES
+
+from .models import (
+    TRANSACTION_LIFETIME,
+    AccessToken,
+    Application,
+    ConsentTransaction,
+    Grant,
+    GrantFamily,
+    RefreshToken,
+)
 from .selectors import issuer
 
 log = logging.getLogger(__name__)
@@ -67,13 +75,18 @@ def transaction_create(
     )
 
 
-def transaction_decide(*, txn: ConsentTransaction, decision: str) -> str | None:
+def transaction_decide(*, txn: ConsentTransaction, decision: str, scopes: list[str] | None = None) -> str | None:
     """Record the decision exactly once; returns where to send the browser, or None if already decided.
+
+    ``scopes`` is what the user left ticked on Allow, a non-empty subset of
+    ``txn.scopes`` checked by the caller (None: everything requested); the
+    code, and so every token of the family, carries only those.
 
     The conditional UPDATE is the lock: of two concurrent decisions only one
     changes the row, so only one code is ever issued per transaction.
     """
     now = timezone.now()
+    granted = list(txn.scopes) if scopes is None else [s for s in txn.scopes if s in scopes]
     with transaction.atomic():
         won = ConsentTransaction.objects.filter(pk=txn.pk, decided_at__isnull=True).update(
             decided_at=now, decision=decision
@@ -87,42 +100,57 @@ def transaction_decide(*, txn: ConsentTransaction, decision: str) -> str | None:
                 description="The user denied the request.",
                 state=txn.state,
             )
-        code = grant_issue(txn=txn, now=now)
+        code = grant_issue(txn=txn, scopes=granted, now=now)
+        data = {"scopes": granted, "resource": txn.resource, "client_name": txn.application.name}
+        declined = [s for s in txn.scopes if s not in granted]
+        if declined:
+            data["declined_scopes"] = declined
         audit_record(
             event_type=EventType.OAUTH_CONNECTION_CREATED,
             user=txn.user_id,
             client_id=txn.application.client_id,
-            data={"scopes": list(txn.scopes), "resource": txn.resource},
+            data=data,
             at=now,
         )
-        transaction.on_commit(lambda: connection_email_send(txn=txn, when=now))
+        transaction.on_commit(lambda: connection_email_send(txn=txn, scopes=granted, when=now))
     return redirect_with(txn.redirect_uri, {"code": code, "state": txn.state, "iss": issuer()})
 
 
-def grant_issue(*, txn: ConsentTransaction, now) -> str:
-    """Issue an authorization code; only its digest is stored."""
+def grant_issue(*, txn: ConsentTransaction, scopes: list[str], now) -> str:
+    """Issue an authorization code for ``scopes``; only its digest is stored.
+
+    The family's row keeps the redirect URI this consent used, for as long as
+    its tokens live (the code row itself is purged a day after it expires).
+    """
     code = new_secret("")
-    Grant.objects.create(
+    grant = Grant.objects.create(
         user_id=txn.user_id,
         application_id=txn.application_id,
         code=digest(code),
         expires=now + CODE_LIFETIME,
         redirect_uri=txn.redirect_uri,
-        scope=" ".join(txn.scopes),
+        scope=" ".join(scopes),
         code_challenge=txn.code_challenge,
         code_challenge_method="S256",
         resource=[txn.resource],
     )
+    GrantFamily.objects.create(
+        family=grant.family,
+        user_id=txn.user_id,
+        application_id=txn.application_id,
+        redirect_uri=txn.redirect_uri,
+        created=now,
+    )
     return code
 
 
-def connection_email_send(*, txn: ConsentTransaction, when) -> None:
+def connection_email_send(*, txn: ConsentTransaction, scopes: list[str], when) -> None:
     user = txn.user
     context = {
         "user": user,
         "client_name": txn.application.name or txn.application.client_id,
         "registration": txn.application.registration_kind,
-        "scopes": [SCOPES[s] for s in txn.scopes if s in SCOPES],
+        "scopes": [SCOPES[s] for s in scopes if s in SCOPES],
         "when": when,
         "app_url": settings.APP_URL,
     }

@@ -7,10 +7,24 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from apps.oauth.models import ConsentTransaction, Grant
+from apps.audit.models import AuditEvent, EventType
+from apps.oauth.models import ConsentTransaction, Grant, RefreshToken
+from apps.oauth.services import transaction_create
 from apps.oauth.views.authorize import BINDING_COOKIE
 from tests.factories import UserFactory
-from tests.oauth.helpers import BASE, REDIRECT, V1, decide, make_client, pkce, query, signed_in, start
+from tests.oauth.helpers import (
+    BASE,
+    REDIRECT,
+    V1,
+    decide,
+    exchange,
+    make_client,
+    pkce,
+    query,
+    refresh,
+    signed_in,
+    start,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +73,7 @@ def test_read_transaction_shape(browser, app, user):
             "name": "Pocket Assistant",
             "registration": "self-registered",
             "redirect_host": "client.example.com",
+            "client_id_host": None,  # not identified by a metadata document URL
         },
         "scopes": [
             {"scope": "rates:read", "description": "See call rates to destinations.", "sensitive": False},
@@ -313,3 +328,144 @@ def test_consent_page_errors_render_a_page(browser, txn_id):
     decide(browser, txn_id, "deny")
     response = browser.get(f"/oauth/consent?transaction={txn_id}")
     assert response.status_code == 409 and b"transaction_decided" in response.content
+
+
+# -- granular consent: the user may untick scopes before Allow ------------------
+
+
+def test_consent_page_lists_every_scope_with_a_ticked_box(browser):
+    txn_id = start(browser, make_client(registration_source="dcr"), pkce()[1], scope="rates:read calls:place")
+    html = browser.get(f"/oauth/consent?transaction={txn_id}").content.decode()
+    for scope in ("rates:read", "calls:place"):
+        assert f'name="scopes" value="{scope}" checked' in html
+
+
+def test_allowing_a_subset_issues_a_code_and_tokens_for_that_subset_only(browser, app, user):
+    verifier, challenge = pkce()
+    txn_id = start(browser, app, challenge, scope="rates:read credits:read calls:read")
+
+    response = decide(browser, txn_id, "allow", scopes=["credits:read", "rates:read"])
+
+    assert response.status_code == 200, response.content
+    assert Grant.objects.get().scope == "rates:read credits:read"  # in the order requested
+    tokens = exchange(Client(), app, query(response.json()["redirect_to"])["code"], verifier)
+    assert tokens.status_code == 200, tokens.content
+    assert tokens.json()["scope"] == "rates:read credits:read"
+    assert RefreshToken.objects.get().scope == "rates:read credits:read"
+    event = AuditEvent.objects.get(event_type=EventType.OAUTH_CONNECTION_CREATED)
+    assert event.data["scopes"] == ["rates:read", "credits:read"]
+    assert event.data["declined_scopes"] == ["calls:read"]
+    # a refresh cannot win back what was unticked (docs/spec.md 2.3: never widen)
+    widened = refresh(Client(), app, tokens.json()["refresh_token"], scope="calls:read")
+    assert widened.status_code == 400 and widened.json()["error"] == "invalid_scope"
+
+
+def test_allowing_every_scope_by_list_equals_allowing_without_one(browser, app):
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:read")
+    assert decide(browser, txn_id, "allow", scopes=["calls:read", "rates:read", "rates:read"]).status_code == 200
+    assert Grant.objects.get().scope == "rates:read calls:read"
+    assert "declined_scopes" not in AuditEvent.objects.get().data
+
+
+def test_the_email_lists_only_the_scopes_allowed(browser, app, django_capture_on_commit_callbacks):
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:read")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert decide(browser, txn_id, "allow", scopes=["calls:read"]).status_code == 200
+    (message,) = mail.outbox
+    assert "See call rates to destinations." not in message.body
+
+
+@pytest.mark.parametrize(
+    "scopes",
+    [
+        [],
+        "rates:read",
+        "rates:read calls:read",
+        ["calls:place"],
+        ["rates:read", "calls:place"],
+        [1],
+        [None],
+        None,
+        {"rates:read": True},
+        ["RATES:READ"],
+        ["rates:read "],
+    ],
+)
+@pytest.mark.parametrize("decision", ["allow", "deny"])
+def test_scopes_other_than_a_non_empty_subset_are_refused_and_change_nothing(browser, app, scopes, decision):
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:read")
+    error = envelope(decide(browser, txn_id, decision, scopes=scopes), 400, "invalid_request", param="scopes")
+    assert "rates:read, calls:read" in error["message"]
+    assert error["type"] == "invalid_request_error"
+    assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
+    assert not Grant.objects.exists() and not AuditEvent.objects.exists()
+
+
+def test_unticking_every_sensitive_scope_needs_no_confirmation(browser):
+    app = make_client(registration_source="dcr")
+    verifier, challenge = pkce()
+    txn_id = start(browser, app, challenge, scope="rates:read calls:place transcripts:read")
+    # while a sensitive scope stays ticked, the second confirmation is needed
+    envelope(
+        decide(browser, txn_id, "allow", scopes=["rates:read", "transcripts:read"]),
+        400,
+        "confirmation_required",
+        param="confirm_sensitive",
+    )
+    response = decide(browser, txn_id, "allow", scopes=["rates:read"])
+    assert response.status_code == 200, response.content
+    tokens = exchange(Client(), app, query(response.json()["redirect_to"])["code"], verifier)
+    assert tokens.json()["scope"] == "rates:read"
+
+
+def test_a_ticked_sensitive_scope_with_confirmation_is_granted(browser):
+    app = make_client(registration_source="dcr")
+    txn_id = start(browser, app, pkce()[1], scope="rates:read calls:place")
+    response = decide(browser, txn_id, "allow", scopes=["calls:place"], confirm_sensitive=True)
+    assert response.status_code == 200, response.content
+    assert Grant.objects.get().scope == "calls:place"
+
+
+# -- a client identified by its metadata document URL ---------------------------
+
+DOCUMENT_URL = "https://tools.example.org/oauth/client.json"
+
+
+@pytest.fixture
+def document_client_txn(user, browser):
+    """A consent transaction for a client registered by URL, made by the service that
+    /oauth/authorize calls (no document is fetched here; tests/oauth/test_cimd.py does that)."""
+    app = make_client(
+        client_id=DOCUMENT_URL,
+        name="Tools Assistant",
+        registration_source="cimd",
+        redirect_uris="https://assistant.example/callback",
+    )
+    browser.cookies[BINDING_COOKIE] = "binding-secret-of-this-browser"
+    return transaction_create(
+        application=app,
+        user=user,
+        binding_secret="binding-secret-of-this-browser",
+        scopes=["rates:read"],
+        redirect_uri="https://assistant.example/callback",
+        state="s",
+        code_challenge=pkce()[1],
+        resource=V1,
+    )
+
+
+def test_transaction_of_a_document_client_names_the_client_id_host(browser, document_client_txn):
+    client = browser.get(f"/api/oauth/transactions/{document_client_txn.pk}").json()["client"]
+    assert client["registration"] == "registered by URL"
+    assert client["client_id_host"] == "tools.example.org"
+    assert client["redirect_host"] == "assistant.example"
+
+
+def test_consent_page_of_a_document_client_shows_both_hosts(browser, document_client_txn):
+    html = browser.get(f"/oauth/consent?transaction={document_client_txn.pk}").content.decode()
+    assert '<dd id="client-id-host">tools.example.org</dd>' in html
+    assert '<dd id="redirect-host">assistant.example</dd>' in html
+
+
+def test_consent_page_of_other_clients_shows_no_client_id_host(browser, txn_id):
+    assert 'id="client-id-host"' not in browser.get(f"/oauth/consent?transaction={txn_id}").content.decode()

@@ -4,11 +4,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from django.db.models import Max, Min, Q
+from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from apps.oauth.models import Application, RefreshToken
 from apps.credentials.scopes import SCOPES
+from apps.oauth.models import Application, GrantFamily, RefreshToken
 
 
 @dataclass
@@ -18,6 +18,11 @@ class Connection:
     last_used: datetime
     scopes: list[str] = field(default_factory=list)
     resources: list[str] = field(default_factory=list)
+    # Where this connection actually sends the user's browser: the hosts of the
+    # redirect URIs its live grant families were authorized with, most recent
+    # first. Not merely what the client registered: a client may register a
+    # harmless URI beside another and use the other (docs/spec.md 5.12).
+    redirect_hosts: list[str] = field(default_factory=list)
 
     @property
     def client_id(self) -> str:
@@ -29,8 +34,7 @@ class Connection:
 
     @property
     def redirect_host(self) -> str | None:
-        uris = self.application.redirect_uris.split()
-        return urlsplit(uris[0]).hostname if uris else None
+        return self.redirect_hosts[0] if self.redirect_hosts else None
 
     @property
     def scope_details(self) -> list[dict]:
@@ -51,21 +55,34 @@ def live_refresh_q(now) -> Q:
     )
 
 
+def _registered_single_host(application: Application) -> str | None:
+    """For a family issued before redirect URIs were recorded: the host, when every
+    registered URI has the same one (then no other can have been used)."""
+    hosts = {urlsplit(uri).hostname for uri in application.redirect_uris.split()}
+    return next(iter(hosts)) if len(hosts) == 1 else None
+
+
 def connection_list(*, user, now=None) -> list[Connection]:
     """The user's connected apps, most recently used first. Three queries.
 
     An app is connected while one of its grant families holds a live refresh
     token. First authorized is the first token of the oldest live family (the
     code exchange right after consent); last used is the newest token issued
-    in any live family (exchange or refresh).
+    in any live family (exchange or refresh). The redirect URIs are those each
+    live family was authorized with (GrantFamily, read in the first query).
     """
     now = now or timezone.now()
     live = RefreshToken.objects.filter(live_refresh_q(now), user=user)
-    held: dict[int, tuple[list[str], list[str]]] = {}
-    for application_id, scope, resource in live.values_list("application_id", "scope", "resource"):
-        scopes, resources = held.setdefault(application_id, ([], []))
+    family_redirect = GrantFamily.objects.filter(family=OuterRef("token_family")).values("redirect_uri")[:1]
+    held: dict[int, tuple[list[str], list[str], list[tuple]]] = {}
+    rows = live.annotate(family_redirect_uri=Subquery(family_redirect)).values_list(
+        "application_id", "scope", "resource", "created", "family_redirect_uri"
+    )
+    for application_id, scope, resource, created, redirect_uri in rows:
+        scopes, resources, redirects = held.setdefault(application_id, ([], [], []))
         scopes.extend(s for s in scope.split() if s not in scopes)
         resources.extend(r for r in (resource or []) if r not in resources)
+        redirects.append((created, redirect_uri))
     if not held:
         return []
     spans = (
@@ -74,18 +91,29 @@ def connection_list(*, user, now=None) -> list[Connection]:
         .annotate(first=Min("created"), last=Max("created"))
     )
     applications = Application.objects.in_bulk(list(held))
-    connections = [
-        Connection(
-            application=applications[row["application_id"]],
-            first_authorized=row["first"],
-            last_used=row["last"],
-            # In the order of the scope table, so the screen reads the same for every app.
-            scopes=[s for s in SCOPES if s in held[row["application_id"]][0]],
-            resources=sorted(held[row["application_id"]][1]),
+    connections = []
+    for row in spans:
+        application = applications.get(row["application_id"])
+        if application is None:
+            continue
+        scopes, resources, redirects = held[row["application_id"]]
+        hosts = []
+        for _, uri in sorted(redirects, key=lambda r: r[0], reverse=True):
+            # None: issued before the family's redirect URI was recorded.
+            host = urlsplit(uri).hostname if uri is not None else _registered_single_host(application)
+            if host and host not in hosts:
+                hosts.append(host)
+        connections.append(
+            Connection(
+                application=application,
+                first_authorized=row["first"],
+                last_used=row["last"],
+                # In the order of the scope table, so the screen reads the same for every app.
+                scopes=[s for s in SCOPES if s in scopes],
+                resources=sorted(resources),
+                redirect_hosts=hosts,
+            )
         )
-        for row in spans
-        if row["application_id"] in applications
-    ]
     return sorted(connections, key=lambda c: (c.last_used, c.client_id), reverse=True)
 
 

@@ -11,11 +11,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.credentials.challenges import invalid_token
 from apps.core.envelope import error_response
 from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
 from apps.core.timefmt import unix_seconds
+from apps.credentials.challenges import invalid_token
 
 from .selectors import Connection, connection_list
 from .services import connection_revoke
@@ -36,6 +36,7 @@ def connection_payload(connection: Connection) -> dict:
         "name": connection.name,
         "registration": application.registration_kind,
         "redirect_host": connection.redirect_host,
+        "redirect_hosts": connection.redirect_hosts,
         "scopes": connection.scope_details,
         "resources": connection.resources,
         "disabled": application.is_disabled,

@@ -23,9 +23,9 @@ from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
 from apps.core.ids import digest
 from apps.core.timefmt import unix_seconds
+from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
 
 from ..models import ConsentTransaction
-from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
 from ..selectors import transaction_get
 from ..services import transaction_decide
 from .authorize import BINDING_COOKIE, error_page
@@ -33,8 +33,44 @@ from .authorize import BINDING_COOKIE, error_page
 SIGN_IN_MESSAGE = "Sign in to continue."
 
 
-def confirmation_required(txn: ConsentTransaction) -> bool:
-    return txn.application.is_self_registered and bool(SENSITIVE_SCOPES.intersection(txn.scopes))
+def confirmation_required(txn: ConsentTransaction, scopes: list[str] | None = None) -> bool:
+    """Whether Allow needs the second tick (docs/spec.md 5.10): a self-registered client and a
+    sensitive scope among ``scopes`` (what the user left ticked; default all requested)."""
+    chosen = txn.scopes if scopes is None else scopes
+    return txn.application.is_self_registered and bool(SENSITIVE_SCOPES.intersection(chosen))
+
+
+def chosen_scopes(txn: ConsentTransaction, body: dict) -> list[str] | None:
+    """The scopes the user left ticked, in the order requested; None when the body
+    has no ``scopes`` (everything requested). Anything but a non-empty list of
+    requested scopes is refused: granting what was not asked is never possible."""
+    if "scopes" not in body:
+        return None
+    chosen = body["scopes"]
+    if (
+        not isinstance(chosen, list)
+        or not chosen
+        or not all(isinstance(scope, str) for scope in chosen)
+        or not set(chosen) <= set(txn.scopes)
+    ):
+        raise ApiError(
+            "invalid_request",
+            "scopes must be a non-empty list of the scopes this request asked for: " + ", ".join(txn.scopes) + ".",
+            param="scopes",
+        )
+    return [scope for scope in txn.scopes if scope in chosen]
+
+
+def client_id_host(application) -> str | None:
+    """The https host serving a client's metadata document (its client id is that URL), else None.
+
+    Shown beside the redirect host: the document's host is who vouches for the
+    name on the page (the client metadata document draft's advice to consent screens).
+    """
+    if application.registration_source != application.RegistrationSource.CIMD:
+        return None
+    parts = urlsplit(application.client_id)
+    return parts.hostname if parts.scheme == "https" else None
 
 
 def transaction_for_request(request, transaction_id: str, *, now=None) -> ConsentTransaction:
@@ -65,6 +101,7 @@ def transaction_payload(txn: ConsentTransaction) -> dict:
             "name": application.name or application.client_id,
             "registration": application.registration_kind,
             "redirect_host": urlsplit(txn.redirect_uri).hostname,
+            "client_id_host": client_id_host(application),
         },
         "scopes": [
             {"scope": s, "description": SCOPES[s].sentence, "sensitive": SCOPES[s].sensitive} for s in txn.scopes
@@ -123,13 +160,17 @@ def transaction_decision(request, transaction_id):
     decision = body.get("decision")
     if decision not in (ConsentTransaction.ALLOW, ConsentTransaction.DENY):
         return render_error(request, "invalid_decision", param="decision")
+    try:
+        scopes = chosen_scopes(txn, body)
+    except ApiError as error:
+        return error_response(request, error)
     if (
         decision == ConsentTransaction.ALLOW
-        and confirmation_required(txn)
+        and confirmation_required(txn, scopes)
         and body.get("confirm_sensitive") is not True
     ):
         return render_error(request, "confirmation_required", param="confirm_sensitive")
-    redirect_to = transaction_decide(txn=txn, decision=decision)
+    redirect_to = transaction_decide(txn=txn, decision=decision, scopes=scopes)
     if redirect_to is None:  # another request decided it first
         return render_error(request, "transaction_decided")
     return _json({"redirect_to": redirect_to})

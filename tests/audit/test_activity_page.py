@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from apps.audit.models import AuditEvent, EventType
 from apps.audit.selectors import audit_list_for_user
-from apps.audit.services import actor_client, audit_record
-from tests.factories import UserFactory
-from tests.oauth.helpers import signed_in
+from apps.audit.services import actor_client, actor_user, audit_record
+from tests.factories import UserFactory, make_api_key
+from tests.oauth.helpers import make_client, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,8 @@ def test_page_shows_own_entries_newest_first(user):
     assert response.status_code == 200
     html = response.content.decode()
     assert html.index("App refreshed its access") < html.index("Connected an app")
-    assert "dcr_first" in html
+    assert 'data-subject-id="dcr_first"' in html  # an app no longer registered: the id only as a tooltip
+    assert "An app no longer registered" in html
     assert "key_someone_else" not in html
     assert "no-store" in response["Cache-Control"]
 
@@ -85,3 +86,77 @@ def test_page_names_the_app_when_known(user):
     html = signed_in(user).get("/settings/activity").content.decode()
     assert "Example &lt;Assistant&gt;" in html
     assert "Disconnected an app" in html
+
+
+def visible_text(html: str) -> str:
+    """The page's text as read, without tags and attributes (tooltips keep the ids)."""
+    import re
+
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_page_shows_names_of_apps_and_keys_not_their_ids(user):
+    app = make_client(name="Pocket Assistant")
+    key, _secret = make_api_key(user=user, name="Reporting script")
+    audit_record(event_type=EventType.OAUTH_CONNECTION_CREATED, user=user, client_id=app.client_id)
+    audit_record(
+        event_type=EventType.OAUTH_TOKEN_REFRESHED,
+        user=user,
+        actor=actor_client(app.client_id),
+        client_id=app.client_id,
+    )
+    AuditEvent.objects.filter(event_type=EventType.API_KEY_CREATED).delete()
+    audit_record(event_type=EventType.API_KEY_ROTATED, user=user, key_id=key.pk)  # no name recorded: looked up
+
+    html = signed_in(user).get("/settings/activity").content.decode()
+
+    text = visible_text(html)
+    assert text.count("Pocket Assistant") == 2
+    assert "Reporting script" in text
+    assert "dcr_" not in text and "key_" not in text
+    assert f'data-subject-id="{key.pk}"' in html
+
+
+def test_a_recorded_name_wins_over_the_current_one(user):
+    app = make_client(name="New name")
+    audit_record(
+        event_type=EventType.OAUTH_CONNECTION_REVOKED,
+        user=user,
+        client_id=app.client_id,
+        data={"client_name": "Old name"},
+    )
+    text = visible_text(signed_in(user).get("/settings/activity").content.decode())
+    assert "Old name" in text and "New name" not in text
+
+
+def test_another_users_key_name_is_never_shown(user):
+    theirs, _secret = make_api_key(user=UserFactory(), name="Their secret project")
+    audit_record(event_type=EventType.API_KEY_REVOKED, user=user, key_id=theirs.pk)
+    text = visible_text(signed_in(user).get("/settings/activity").content.decode())
+    assert "Their secret project" not in text
+    assert "A deleted key" in text
+
+
+def test_names_cost_two_queries_whatever_the_page_holds(user, django_assert_max_num_queries):
+    for n in range(10):
+        app = make_client(name=f"App {n}")
+        key, _secret = make_api_key(user=user, name=f"Key {n}")
+        audit_record(event_type=EventType.OAUTH_TOKEN_REFRESHED, user=user, client_id=app.client_id)
+        audit_record(event_type=EventType.API_KEY_ROTATED, user=user, key_id=key.pk)
+    AuditEvent.objects.filter(event_type=EventType.API_KEY_CREATED).delete()  # no recorded names
+    browser = signed_in(user)
+    browser.get("/settings/activity")  # warm the session
+    # session, user, count, page of events, client names, key names
+    with django_assert_max_num_queries(6):
+        html = browser.get("/settings/activity").content.decode()
+    assert "App 9" in html and "Key 9" in html
+
+
+def test_who_acted_is_said_in_words(user):
+    staff = UserFactory(is_staff=True)
+    audit_record(event_type=EventType.PASSWORD_CHANGED, user=user, actor=actor_user(user))
+    audit_record(event_type=EventType.PASSWORD_RESET, user=user, actor=actor_user(staff))
+    audit_record(event_type=EventType.OAUTH_TOKEN_REFRESHED, user=user, actor=actor_client("dcr_x"), client_id="dcr_x")
+    text = visible_text(signed_in(user).get("/settings/activity").content.decode())
+    assert "You" in text and "Service staff" in text and "The app" in text
+    assert staff.pk not in text and user.pk not in text

@@ -5,7 +5,8 @@ addresses in error messages and in ``WWW-Authenticate``, the documentation links
 three discovery documents, the Policy and Canonical lines of security.txt, the addresses
 in the OpenAPI document (description, externalDocs, security schemes), and every link,
 script and stylesheet of the HTML pages reachable from those and from the home page,
-signed out and signed in. DOCS_URL is at its default, ``{BASE_URL}/docs``.
+signed out and signed in; and the links of the emails the service sends. DOCS_URL is
+at its default, ``{BASE_URL}/docs``.
 """
 
 import json

@@ -71,7 +71,8 @@ INSTALLED_APPS = [
     # First, so that its `changepassword` (which also revokes every token and key)
     # takes precedence over django.contrib.auth's; it ships no templates.
     "apps.accounts",
-    "django.contrib.admin",
+    # Django's admin, its sign-in throttled like /login.
+    "apps.accounts.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

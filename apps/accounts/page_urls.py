@@ -1,10 +1,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import signin_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("login", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path("login", signin_views.SignInView.as_view(), name="login"),
     path("logout", auth_views.LogoutView.as_view(template_name="accounts/logged_out.html"), name="logout"),
 ]

@@ -9,6 +9,7 @@ from django.urls import reverse_lazy
 from apps.audit.models import EventType
 from apps.audit.services import actor_user
 
+from .forms import ThrottledPasswordResetForm, throttled_response
 from .security import user_credentials_revoke_all
 
 
@@ -16,6 +17,13 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "registration/password_reset_form.html"
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
+    form_class = ThrottledPasswordResetForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form):
+        return throttled_response(super().form_invalid(form), form)
 
     @property
     def extra_email_context(self):

@@ -19,6 +19,11 @@ store round trip each, in ``services.py``:
 - ``ratelimit_exchange_failed(client_id=)``: a token exchange failed
   (invalid_grant); feeds the per-IP back-off; never raises.
 - ``ratelimit_exchange_succeeded(client_id=)``: feeds the per-client alert.
+- ``ratelimit_signin_attempt(request=, account=)`` before a password is checked
+  (raises RateLimited once the address or the account name is out of failures),
+  ``ratelimit_signin_succeeded`` after a right one (gives the unit back), and
+  ``ratelimit_password_reset(request=, account=)``: the sign-in, admin sign-in
+  and password-reset forms of apps/accounts/forms.py.
 
 ``oauth.py`` wraps the OAuth ones in the shape of apps/oauth/ratelimit_hooks.py
 (None, or the 429/503 response to answer).
@@ -26,5 +31,5 @@ store round trip each, in ``services.py``:
 Path budgets (metadata, authorize, register, token flood guard, the
 failed-exchange back-off) are applied by RateLimitMiddleware, which also
 writes the docs/spec.md 8.4 headers and renders denials (envelope, or
-``{"error": "temporarily_unavailable"}`` on /oauth/*).
+``{"error": "temporarily_unavailable"}`` on /oauth/*, or a page on the pages).
 """

@@ -7,7 +7,7 @@ which is how the token flood guard (burst 600, 120/min sustained) comes out as
 ``600;w=60``.
 
 A budget is keyed by one dimension of the caller (``principal``, ``user``,
-``ip``, ``client``, ``family``). Alert-only budgets never block: crossing one
+``ip``, ``client``, ``family``, ``account``). Alert-only budgets never block: crossing one
 writes a single structured warning line per window. ``penalty`` turns a budget
 into a lockout: the request that spends its last unit starts a back-off of that
 many seconds during which the budget stays empty.
@@ -22,6 +22,7 @@ IP = "ip"
 CLIENT = "client"
 FAMILY = "family"
 NUMBER = "number"
+ACCOUNT = "account"  # an account name as typed on a page (a digest), whether or not an account has it
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,16 @@ EXCHANGE_FAILURES_CLIENT = per_minute("exchange_failures.client", 1000, CLIENT, 
 EXCHANGE_SUCCESSES_CLIENT = per_minute("exchange_successes.client", 600, CLIENT, alert_only=True)
 GRANT_FAMILY = per_minute("grant_family", 10, FAMILY)
 
+# --- Sign-in and password reset (pages; docs/spec.md 8 names none, these are ours) ---
+# Keyed by the source address and by the account name typed, never by a user id, so a
+# refusal reads the same whether or not the account exists. A sign-in reserves a unit
+# of both failure budgets before the password is checked and gives it back when the
+# password is right: only failures count, and parallel guesses cannot overrun them.
+SIGNIN_FAILURES_IP = per_minute("signin_failures.ip", 10, IP, penalty=60)
+SIGNIN_FAILURES_ACCOUNT = Budget("signin_failures.account", burst=5, rate=5, period=900, key=ACCOUNT)
+PASSWORD_RESET_IP = Budget("password_reset.ip", burst=10, rate=10, period=3600, key=IP)
+PASSWORD_RESET_ACCOUNT = Budget("password_reset.account", burst=3, rate=3, period=3600, key=ACCOUNT)
+
 # Budget classes: every budget that applies to one kind of request.
 READS = "reads"  # an authenticated read (GET/HEAD with a bearer, and every /mcp call)
 CLASSES: dict[str, tuple[Budget, ...]] = {
@@ -101,6 +112,8 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "exchange_failure": (EXCHANGE_FAILURES_IP, EXCHANGE_FAILURES_CLIENT),
     "grant_family": (GRANT_FAMILY,),
     "exchange_success": (EXCHANGE_SUCCESSES_CLIENT,),
+    "signin_failure": (SIGNIN_FAILURES_IP, SIGNIN_FAILURES_ACCOUNT),
+    "password_reset": (PASSWORD_RESET_IP, PASSWORD_RESET_ACCOUNT),
 }
 
 # Budgets applied by path before any view runs, keyed by source address.

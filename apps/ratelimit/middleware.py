@@ -2,10 +2,12 @@
 
 import math
 
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
 from apps.core.envelope import error_response
 from apps.core.request_context import notes
+from apps.core.surfaces import surface_of
 
 from . import services
 from .exceptions import LimiterUnavailable, RateLimited
@@ -20,8 +22,10 @@ def is_oauth(path: str) -> bool:
     return path.startswith("/oauth/")
 
 
-def render(request, error) -> JsonResponse:
+def render(request, error) -> HttpResponse:
     if not is_oauth(request.path):
+        if surface_of(request.path_info) is None:
+            return render_page(request, error)
         return error_response(request, error)
     # RFC 6749 5.2 shape (docs/spec.md 7.3): no envelope on /oauth/*.
     response = JsonResponse(
@@ -33,6 +37,31 @@ def render(request, error) -> JsonResponse:
     for name, value in error.headers.items():
         response[name] = value
     return response
+
+
+def render_page(request, error) -> HttpResponse:
+    """A page path (sign-in, settings, admin): a page a person can read, never JSON or a 500."""
+    seconds = int(error.headers.get("Retry-After", "1"))
+    response = HttpResponse(
+        render_to_string(
+            "ratelimit/refused.html",
+            {"unavailable": error.status == 503, "wait": wait_phrase(seconds)},
+            request=request,
+        ),
+        status=error.status,
+    )
+    response["Cache-Control"] = "no-store"
+    for name, value in error.headers.items():
+        response[name] = value
+    return response
+
+
+def wait_phrase(seconds: int) -> str:
+    """``seconds`` as a person reads a wait: "1 second", "45 seconds", "3 minutes"."""
+    if seconds < 60:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
 
 
 class RateLimitMiddleware:

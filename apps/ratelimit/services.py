@@ -10,8 +10,10 @@ is kept on the request and RateLimitMiddleware writes its headers.
 RateLimitMiddleware (oauthlib validators do not see the Django request).
 """
 
+import hashlib
 import json
 import logging
+from dataclasses import replace
 
 from apps.core.errors import ApiError
 from apps.core.request_context import current_request
@@ -19,6 +21,7 @@ from apps.core.request_context import current_request
 from . import budgets as table
 from . import conf
 from .exceptions import LimiterUnavailable, RateLimited
+from .gcra import Check
 from .limiter import (
     Decision,
     build_checks,
@@ -179,3 +182,58 @@ def credential_cache_revoke(*, user_id: str | None, fail_closed: bool) -> None:
         logger.error("cached credentials of %s not revoked: limiter store unavailable: %s", user_id or "everyone", exc)
         if fail_closed:
             raise LimiterUnavailable(int(conf.get("UNAVAILABLE_RETRY_AFTER"))) from None
+
+
+# --- Sign-in and password reset (pages; budgets.py "Sign-in and password reset") ----
+
+
+def account_key(name: str) -> str:
+    """The ACCOUNT key of an account name typed on a page: a digest of the email as sign-in reads it.
+
+    Case-insensitive, as sign-in looks emails up; a digest, so no email is kept in the store.
+    """
+    return hashlib.sha256(name.strip().lower().encode()).hexdigest()[:32]
+
+
+def _signin_checks(request, account: str, *, cost: int = 1) -> list[Check]:
+    subject = {table.IP: source_key(request), table.ACCOUNT: account_key(account)}
+    return [replace(check, cost=cost) for check in build_checks(table.CLASSES["signin_failure"], subject)]
+
+
+def ratelimit_signin_attempt(*, request, account: str) -> None:
+    """Reserve one failed sign-in of the source address and of ``account``, before the password is checked.
+
+    Raises RateLimited when either budget is spent (10 a minute per address, then a
+    60 s back-off; 5 per 15 minutes per account): the password is then not checked at
+    all, so the right one waits too. LimiterUnavailable when the store cannot answer:
+    sign-in fails closed. Reserving before the check, rather than counting after it,
+    keeps parallel guesses within the budget.
+    """
+    evaluate(request, _signin_checks(request, account), record=False)
+
+
+def ratelimit_signin_succeeded(*, request, account: str) -> None:
+    """The password was right: give back what ratelimit_signin_attempt reserved. Never raises.
+
+    Each budget on its own: one that the reserved unit sent into its back-off is
+    refused the refund (a back-off is not shortened), the other still gets its unit back.
+    """
+    for check in _signin_checks(request, account, cost=-1):
+        try:
+            evaluate(request, [check], record=False)
+        except RateLimited:
+            pass
+        except LimiterUnavailable:
+            logger.warning("successful sign-in not refunded: rate limiter store unavailable")
+            return
+
+
+def ratelimit_password_reset(*, request, account: str) -> None:
+    """Count one password-reset request for the source address and for ``account``.
+
+    Every request counts, whether or not an account has the address, so a refusal
+    says nothing about which accounts exist. Raises RateLimited past 3 an hour per
+    account or 10 an hour per address; LimiterUnavailable when the store cannot answer.
+    """
+    subject = {table.IP: source_key(request), table.ACCOUNT: account_key(account)}
+    evaluate(request, build_checks(table.CLASSES["password_reset"], subject), record=False)

@@ -46,7 +46,16 @@ SURFACES: tuple[tuple[str, Surface], ...] = (
     ("/oauth/token", Surface("token", OAUTH, "invalid_request", body=FORM)),
     # Revocation answers 200 for any token that is given, known or not (docs/spec.md 4.3).
     ("/oauth/revoke", Surface("revoke", OAUTH, "invalid_request")),
-    ("/oauth/register", Surface("register", OAUTH, "invalid_client_metadata", body=JSON_ANY)),
+    (
+        "/oauth/register",
+        Surface(
+            "register",
+            OAUTH,
+            "invalid_client_metadata",
+            body=JSON_ANY,
+            field_errors={"redirect_uris": "invalid_redirect_uri"},  # RFC 7591 3.2.2
+        ),
+    ),
     ("/.well-known/", Surface("metadata", ENVELOPE, "invalid_request", query=False)),
 )
 

@@ -158,8 +158,9 @@ def test_registration_client_name(bad):
 
 @pytest.mark.parametrize("bad", ["https://client.example.com/\\ud800", "https://client.example.com/\\u0085"])
 def test_registration_redirect_uri(bad):
+    # The field's own RFC 7591 code, as for any other malformed redirect URI.
     body = REGISTRATION.replace("NAME", '"ok"').replace("URI", f'"{bad}"')
-    assert_oauth_error(Client().post("/oauth/register", body, content_type="text/plain"), "invalid_client_metadata")
+    assert_oauth_error(Client().post("/oauth/register", body, content_type="text/plain"), "invalid_redirect_uri")
     assert Application.objects.count() == 0
 
 

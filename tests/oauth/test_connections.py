@@ -350,9 +350,17 @@ def test_a_rotated_refresh_token_reused_after_a_disconnect_still_counts_as_reuse
     assert "already used" in response.json()["error_description"]
 
 
-@pytest.mark.parametrize("client_id", ["dcr_%00abc", "dcr_%01x", "x" * 300])
-def test_odd_client_ids_are_connection_not_found_never_a_500(user, client_id):
+@pytest.mark.parametrize(
+    ("client_id", "status", "code"),
+    [
+        # Control characters are refused before any lookup (apps/core/inputs.py).
+        ("dcr_%00abc", 400, "invalid_request"),
+        ("dcr_%01x", 400, "invalid_request"),
+        ("x" * 300, 404, "connection_not_found"),
+    ],
+)
+def test_odd_client_ids_are_connection_not_found_never_a_500(user, client_id, status, code):
     browser = signed_in(user)
-    assert_envelope(disconnect(browser, client_id), 404, "connection_not_found")
+    assert_envelope(disconnect(browser, client_id), status, code)
     response = browser.post("/settings/connected-apps/disconnect", {"client_id": "dcr_\x00abc"}, follow=True)
     assert response.status_code == 200

@@ -43,7 +43,7 @@ def search_contacts(*, principal, arguments) -> dict:
     limit = arguments.get("limit", MAX_RESULTS)
     if parse_query(query) is None:
         raise ToolFailure("Give part of the contact's name, or some digits of their phone number, to search for.")
-    found = list(selectors.contact_list(principal=principal, query=query).order_by("sort_name", "id")[: limit + 1])
+    found = selectors.contact_list(principal=principal, query=query).page(limit=limit + 1)
     data = [ContactSerializer(contact).data for contact in found[:limit]]
     has_more = len(found) > limit
     contacts = [{"id": c["id"], "name": c["name"], "phone_numbers": c["phone_numbers"]} for c in data]

@@ -60,29 +60,40 @@ class ContactPhoneNumber(models.Model):
 class ContactSearchTerm(models.Model):
     """One searchable term of a contact: a folded name word, or a suffix of a number's digits.
 
-    Derived from the contact by ``contact_index`` (apps/contacts/services.py) and
-    never edited. Owner and mode are copied here so that one btree range scan on
-    (user, livemode, kind, term) finds an account's matches among every account's.
+    Derived from the contact by the services (apps/contacts/services.py), never
+    edited. Owner, mode and the contact's sort key are copied here so that a
+    search is one range scan of contacts_term_prefix_idx that already yields the
+    matches in name order: only the page's contacts are then read
+    (docs/decisions/contacts.md).
     """
 
     NAME = "n"
     DIGITS = "d"
 
-    contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="+")
+    # Not indexed alone: contacts_term_contact_idx leads with it (cascades, the other words of a query).
+    contact = models.ForeignKey(Contact, on_delete=models.CASCADE, related_name="+", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
     livemode = models.BooleanField()
     kind = models.CharField(max_length=1, choices=[(NAME, "name word"), (DIGITS, "number digits")])
     term = models.CharField(max_length=64)
+    sort_name = models.CharField(max_length=200)
 
     class Meta:
         indexes = [
             # varchar_pattern_ops: PostgreSQL serves ``term LIKE 'jo%'`` from the index whatever the
-            # database collation (other databases ignore opclasses; SQLite scans, as it may).
+            # database collation; the included columns let it order and page the matches without
+            # reading the table. Other databases ignore both (SQLite scans, as it may).
             models.Index(
                 fields=["user", "livemode", "kind", "term"],
                 name="contacts_term_prefix_idx",
                 opclasses=["", "", "", "varchar_pattern_ops"],
-            )
+                include=["sort_name", "contact"],
+            ),
+            models.Index(
+                fields=["contact", "kind", "term"],
+                name="contacts_term_contact_idx",
+                opclasses=["", "", "varchar_pattern_ops"],
+            ),
         ]
 
     def __str__(self):

@@ -2,21 +2,19 @@
 
 Same parameters and answer as every list (docs/spec.md 4: ``limit``, one of
 ``starting_after``/``ending_before``, each a contact id): only the order differs.
-A page is a keyset query on (folded name, id), served by contacts_user_mode_name_idx,
+A page is a keyset query on (folded name, id) (apps.contacts.selectors.ContactList),
 so page 100 costs what page 1 does. A cursor is any contact of the caller's (found
 or not by ``query``): its place in name order is all the page needs.
 """
 
-from django.db.models import Q
-
 from apps.api_v1.public import IdCursorPagination, parse_limit
 from apps.core.errors import ApiError
 
-from .selectors import contact_for_cursor
+from .selectors import ContactList, contact_for_cursor
 
 
 class NameCursorPagination(IdCursorPagination):
-    def paginate_queryset(self, queryset, request, view=None):
+    def paginate_queryset(self, queryset: ContactList, request, view=None):
         params = request.query_params
         self.limit = parse_limit(params.get("limit"))
         after, before = params.get("starting_after"), params.get("ending_before")
@@ -25,16 +23,12 @@ class NameCursorPagination(IdCursorPagination):
                 "invalid_cursor", "Send at most one of starting_after and ending_before.", param="ending_before"
             )
         self.url = request.path
-        if after is None and before is None:
-            items = list(queryset.order_by("sort_name", "id")[: self.limit + 1])
-        elif after is not None:
-            cursor = self._position(request, after, "starting_after")
-            later = Q(sort_name__gt=cursor["sort_name"]) | Q(sort_name=cursor["sort_name"], id__gt=cursor["id"])
-            items = list(queryset.filter(later).order_by("sort_name", "id")[: self.limit + 1])
+        if after is not None:
+            items = queryset.page(after=self._position(request, after, "starting_after"), limit=self.limit + 1)
+        elif before is not None:
+            items = queryset.page(before=self._position(request, before, "ending_before"), limit=self.limit + 1)
         else:
-            cursor = self._position(request, before, "ending_before")
-            earlier = Q(sort_name__lt=cursor["sort_name"]) | Q(sort_name=cursor["sort_name"], id__lt=cursor["id"])
-            items = list(queryset.filter(earlier).order_by("-sort_name", "-id")[: self.limit + 1])
+            items = queryset.page(limit=self.limit + 1)
         self.has_more = len(items) > self.limit
         items = items[: self.limit]
         if before is not None:

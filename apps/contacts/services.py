@@ -46,7 +46,12 @@ def phone_number_build(*, number: str, label: str, position: int) -> ContactPhon
 def _terms(contact: Contact, numbers: Iterable[str]) -> list[ContactSearchTerm]:
     def term(kind, value):
         return ContactSearchTerm(
-            contact=contact, user_id=contact.user_id, livemode=contact.livemode, kind=kind, term=value
+            contact_id=contact.id,
+            user_id=contact.user_id,
+            livemode=contact.livemode,
+            kind=kind,
+            term=value,
+            sort_name=contact.sort_name,
         )
 
     terms = [term(ContactSearchTerm.NAME, word) for word in search.name_words(contact.name)]

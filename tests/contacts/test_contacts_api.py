@@ -9,7 +9,7 @@ import pytest
 
 from apps.contacts.models import Contact
 from tests.api_v1.helpers import assert_error
-from tests.factories import UserFactory, make_api_key
+from tests.factories import UserFactory
 
 from .factories import make_contact, make_contacts
 
@@ -296,28 +296,7 @@ def test_a_test_key_sees_only_test_contacts_and_a_live_key_only_live_ones(get, u
     assert_error(get("/v1/contacts", test_secret, ending_before=live.id), 400, "invalid_cursor", param="ending_before")
 
 
-# --- Scopes ----------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "path", ["/v1/contacts", "/v1/contacts?query=ana", "/v1/contacts/ct_doesnotexist0000000000000"]
-)
-def test_without_contacts_read_every_endpoint_is_403_with_the_challenge(client, user, path):
-    everything_else = ["rates:read", "credits:read", "calls:read", "numbers:read", "transcripts:read"]
-    _key, secret = make_api_key(user, scopes=everything_else)
-    response = client.get(path, HTTP_AUTHORIZATION=f"Bearer {secret}")
-    assert_error(response, 403, "insufficient_scope")
-    challenge = response["WWW-Authenticate"]
-    assert challenge.startswith('Bearer error="insufficient_scope"')
-    assert 'scope="contacts:read"' in challenge and "resource_metadata=" in challenge
-
-
-def test_with_only_contacts_read_every_endpoint_answers(get, user):
-    contact = make_contact(user)
-    _key, secret = make_api_key(user, scopes=["contacts:read"])
-    assert get("/v1/contacts", secret).status_code == 200
-    assert get("/v1/contacts", secret, query="ana").status_code == 200
-    assert get(f"/v1/contacts/{contact.id}", secret).status_code == 200
+# --- Other rules -------------------------------------------------------------------------------------
 
 
 def test_no_credential_is_401(client):

@@ -6,8 +6,6 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-from apps.core.pattern_indexes import drop_pattern_indexes
-
 
 class Migration(migrations.Migration):
 
@@ -61,13 +59,5 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name='contactsearchterm',
             index=models.Index(fields=['user', 'livemode', 'kind', 'term'], name='contacts_term_prefix_idx', opclasses=['', '', '', 'varchar_pattern_ops']),
-        ),
-        # Ids are only ever compared whole (apps/core/pattern_indexes.py).
-        drop_pattern_indexes(
-            **{
-                "contacts.Contact": ("id",),
-                "contacts.ContactPhoneNumber": ("contact",),
-                "contacts.ContactSearchTerm": ("contact",),
-            }
         ),
     ]

@@ -1,0 +1,117 @@
+"""GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (DESIGN, Phase 2). Scope numbers:read."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.core.errors import ApiError
+
+from . import selectors
+from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX
+from .serializers import CallerIdSerializer, NumberSerializer
+
+SCOPE = "numbers:read"
+NUMBERS_TAGS = ["Numbers"]
+NUMBER_ID_PATTERN = r"^num_[0-9A-Za-z]{1,28}$"
+CALLER_ID_PATTERN = r"^cid_[0-9A-Za-z]{1,28}$"
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
+
+FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
+LIST_ERRORS = _error(
+    "invalid_limit (param limit); invalid_cursor (param starting_after or ending_before): not an object of "
+    "this list, or both sent."
+)
+
+
+def _cursor_parameters(prefix: str, pattern: str, objects: str) -> list[OpenApiParameter]:
+    return [
+        OpenApiParameter(
+            name,
+            str,
+            pattern=pattern,
+            description=(
+                f"The id ({prefix}...) of one of your {objects}: {what}. At most one of starting_after and "
+                "ending_before. Any other id is 400 invalid_cursor."
+            ),
+        )
+        for name, what in (
+            ("starting_after", f"return the {objects} after it (older)"),
+            ("ending_before", f"return the {objects} before it (newer)"),
+        )
+    ]
+
+
+class NumberListApi(ResourceListApi):
+    """The account's virtual numbers, newest first."""
+
+    required_scope = SCOPE
+    cursor_id_prefix = NUMBER_ID_PREFIX
+
+    @extend_schema(
+        operation_id="list_numbers",
+        tags=NUMBERS_TAGS,
+        summary="List your virtual numbers, newest first",
+        description="Every number the account rents or rented (status active or canceled), in the credential's mode.",
+        parameters=_cursor_parameters(NUMBER_ID_PREFIX, NUMBER_ID_PATTERN, "numbers"),
+        responses={200: NumberSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
+    )
+    def get(self, request):
+        return self.list(selectors.number_list(principal=request.auth), NumberSerializer)
+
+
+class NumberDetailApi(ResourceApi):
+    """One virtual number."""
+
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_number",
+        tags=NUMBERS_TAGS,
+        summary="Read one virtual number",
+        parameters=[
+            OpenApiParameter(
+                "number_id",
+                str,
+                OpenApiParameter.PATH,
+                pattern=NUMBER_ID_PATTERN,
+                description="The number's id, num_...",
+            )
+        ],
+        responses={
+            200: NumberSerializer,
+            403: FORBIDDEN,
+            404: _error(
+                "not_found (param number_id): no such number in this account and mode (another account's, "
+                "or the other mode's, reads as absent)."
+            ),
+        },
+    )
+    def get(self, request, number_id: str):
+        number = selectors.number_get(principal=request.auth, number_id=number_id)
+        if number is None:
+            raise ApiError("not_found", "No such number.", param="number_id")
+        return Response(NumberSerializer(number).data)
+
+
+class CallerIdListApi(ResourceListApi):
+    """The account's verified caller IDs, newest first."""
+
+    required_scope = SCOPE
+    cursor_id_prefix = CALLER_ID_PREFIX
+
+    @extend_schema(
+        operation_id="list_caller_ids",
+        tags=NUMBERS_TAGS,
+        summary="List your verified caller IDs, newest first",
+        description=(
+            "The numbers the account has verified it holds and may show when it calls; at most one is the default."
+        ),
+        parameters=_cursor_parameters(CALLER_ID_PREFIX, CALLER_ID_PATTERN, "caller IDs"),
+        responses={200: CallerIdSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
+    )
+    def get(self, request):
+        return self.list(selectors.caller_id_list(principal=request.auth), CallerIdSerializer)

@@ -1,0 +1,41 @@
+"""Phone numbers as the numbers app stores and says them: E.164 in, a country and a readable form out."""
+
+import re
+
+import phonenumbers
+from django.core.exceptions import ValidationError
+
+_E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+
+
+def parse_e164(value: str) -> phonenumbers.PhoneNumber:
+    """A possible number written in E.164 (``+`` and up to 15 digits); ValidationError otherwise.
+
+    Possible, not valid: new or fictional ranges (+44 7700 900xxx) are real entries of
+    address books that phonenumbers does not know yet.
+    """
+    if not isinstance(value, str) or not _E164.fullmatch(value):
+        raise ValidationError("Enter the number in E.164 format: + then the country code and number.", "e164")
+    parsed = phonenumbers.parse(value, None)
+    if not phonenumbers.is_possible_number(parsed):
+        raise ValidationError(f"{value} is not a possible phone number.", "e164")
+    return parsed
+
+
+def country_of(parsed: phonenumbers.PhoneNumber) -> str:
+    """ISO alpha-2, or "" for a number of no country (+800, +882); the country code's main
+    country when the number is in a range phonenumbers does not place (+1 555 ...: "US")."""
+    region = phonenumbers.region_code_for_number(parsed)
+    if region is None:
+        region = phonenumbers.region_code_for_country_code(parsed.country_code)
+    return "" if region in (None, "ZZ", "001") else region
+
+
+def readable(number: str) -> str:
+    """ "+34 612 34 56 78" for reading out; the number as stored if it does not parse."""
+    try:
+        return phonenumbers.format_number(
+            phonenumbers.parse(number, None), phonenumbers.PhoneNumberFormat.INTERNATIONAL
+        )
+    except phonenumbers.NumberParseException:
+        return number

@@ -1,0 +1,43 @@
+"""Reads of numbers and caller IDs: the one place that filters them by the caller's account and mode.
+
+``principal.user`` may be a partial User (a cached credential's): only its primary key is read.
+"""
+
+import re
+
+from django.db.models import QuerySet
+
+from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX, CallerId, Number, NumberStatus
+
+# Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
+_NUMBER_ID = re.compile(re.escape(NUMBER_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
+_CALLER_ID_ID = re.compile(re.escape(CALLER_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
+
+
+def is_number_id(value) -> bool:
+    return isinstance(value, str) and _NUMBER_ID.fullmatch(value) is not None
+
+
+def number_list(*, principal) -> QuerySet[Number]:
+    """The caller's numbers of every status, in the caller's mode; the list view pages them newest first."""
+    return Number.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+
+
+def number_get(*, principal, number_id: str) -> Number | None:
+    """One of the caller's numbers; None for a malformed id (no query sent), another account's or mode's."""
+    if not is_number_id(number_id):
+        return None
+    return number_list(principal=principal).filter(pk=number_id).first()
+
+
+def caller_id_list(*, principal) -> QuerySet[CallerId]:
+    """The caller's verified caller IDs in the caller's mode; the list view pages them newest first."""
+    return CallerId.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+
+
+def number_list_for_sharing(*, user) -> list[Number]:
+    """The numbers whose message-reading switch the sharing screen shows: the account's active
+    live numbers (connected apps only ever act in live mode), oldest first."""
+    return list(
+        Number.objects.filter(user_id=user.pk, livemode=True, status=NumberStatus.ACTIVE).order_by("created", "id")
+    )

@@ -1,0 +1,70 @@
+"""At most 3 SQL statements per contacts answer on a cached credential, pinned: the credential costs
+none, a page one plus one for its phone numbers, a cursor one more (its place in name order); a
+search is the same page statement (the term lookups are subqueries of it)."""
+
+import pytest
+from django.test import Client
+
+from apps.ratelimit import conf
+from tests.factories import make_api_key
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+from .factories import make_contact, make_contacts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def contacts(user):
+    made = make_contacts(user, [f"Ana {n:02d}" for n in range(12)])
+    made.append(make_contact(user, "José Álvarez", [("+34612345678", "mobile"), ("+14155550100", "work")]))
+    return made
+
+
+@pytest.fixture
+def cached_secret(store, user):
+    _key, secret = make_api_key(user, scopes=["contacts:read"])
+    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
+        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    return secret
+
+
+def get(path, secret, **query):
+    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert get("/v1/me", cached_secret).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "statements"),
+    [
+        ("/v1/contacts", {}, 2),
+        ("/v1/contacts", {"limit": 100}, 2),
+        ("/v1/contacts", {"query": "ana"}, 2),
+        ("/v1/contacts", {"query": "jose alv"}, 2),
+        ("/v1/contacts", {"query": "+1 415 555"}, 2),
+        ("/v1/contacts", {"starting_after": 3}, 3),
+        ("/v1/contacts", {"ending_before": 5, "query": "ana"}, 3),
+        ("/v1/contacts/{id}", {}, 2),
+        ("/v1/contacts", {"query": "zzz"}, 1),  # no match: no phone numbers to read
+        ("/v1/contacts", {"query": "!!"}, 0),  # nothing to search for
+    ],
+)
+def test_statements_per_answer(contacts, cached_secret, django_assert_num_queries, path, query, statements):
+    query = {k: (contacts[v].id if k in ("starting_after", "ending_before") else v) for k, v in query.items()}
+    path = path.format(id=contacts[-1].id)
+    with django_assert_num_queries(statements):
+        response = get(path, cached_secret, **query)
+    assert response.status_code == 200, response.content
+    assert statements <= 3

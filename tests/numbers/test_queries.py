@@ -1,0 +1,66 @@
+"""At most 3 SQL statements per numbers answer on a cached credential, pinned: the credential costs
+none, a page or a number one, a cursor one more (its row)."""
+
+import pytest
+from django.test import Client
+
+from apps.ratelimit import conf
+from tests.factories import make_api_key
+from tests.ratelimit.redis_server import redis_store_or_skip
+
+from .factories import make_caller_id, make_numbers
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
+def rows(user):
+    numbers = make_numbers(user, 6)
+    caller_ids = [make_caller_id(user, f"+1415555010{n}", default=n == 0) for n in range(4)]
+    return {"num": numbers, "cid": caller_ids}
+
+
+@pytest.fixture
+def cached_secret(store, user):
+    _key, secret = make_api_key(user, scopes=["numbers:read"])
+    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
+        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    return secret
+
+
+def get(path, secret, **query):
+    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert get("/v1/me", cached_secret).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "statements"),
+    [
+        ("/v1/numbers", {}, 1),
+        ("/v1/numbers", {"limit": 100}, 1),
+        ("/v1/numbers", {"starting_after": ("num", 4)}, 2),
+        ("/v1/numbers", {"ending_before": ("num", 1)}, 2),
+        ("/v1/numbers/{id}", {}, 1),
+        ("/v1/caller_ids", {}, 1),
+        ("/v1/caller_ids", {"starting_after": ("cid", 2)}, 2),
+    ],
+)
+def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, path, query, statements):
+    query = {k: (rows[v[0]][v[1]].id if isinstance(v, tuple) else v) for k, v in query.items()}
+    path = path.format(id=rows["num"][2].id)
+    with django_assert_num_queries(statements):
+        response = get(path, cached_secret, **query)
+    assert response.status_code == 200, response.content
+    assert statements <= 3

@@ -13,12 +13,12 @@ from datetime import datetime
 from django.db import transaction
 
 from apps.billing import demo as billing_demo
+from apps.calls import demo as calls_demo
+from apps.rates.selectors import rate_for_number
 
 # The other apps' steps join below as their demo modules land, one import and one line each:
-#   from apps.calls import demo as calls_demo
 #   from apps.contacts import demo as contacts_demo
 #   from apps.numbers import demo as numbers_demo
-#   from apps.rates.selectors import rate_for_number
 
 
 def demo_seed(*, user, now: datetime, seed: int = 1) -> None:
@@ -40,14 +40,12 @@ def demo_seed_mode(*, user, livemode: bool, now: datetime, seed: int) -> None:
     # 2. Contacts, whom calls are made to and from.
     # PLACEHOLDER until apps/contacts/demo.py exists; then:
     # contacts = contacts_demo.seed(user=user, livemode=livemode, rng=rng("contacts"), now=now)
-    contacts: list = []  # noqa: F841 (the calls step reads it)
+    contacts: list = []
 
     # 3. Calls and their transcripts, priced from the rate deck; completed calls are charges.
-    # PLACEHOLDER until apps/calls/demo.py exists; then:
-    # call_charges = calls_demo.seed(
-    #     user=user, livemode=livemode, rng=rng("calls"), now=now, contacts=contacts, rate_for=rate_for_number
-    # )
-    call_charges: list[dict] = []
+    call_charges = calls_demo.seed(
+        user=user, livemode=livemode, rng=rng("calls"), now=now, contacts=contacts, rate_for=rate_for_number
+    )
 
     # 4. The ledger: top-ups, those charges, a refund, an adjustment; and the balance.
     billing_demo.seed(

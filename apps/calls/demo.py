@@ -1,0 +1,359 @@
+"""Demo calls for ``manage.py seed_demo`` (apps/demo): months of plausible calls in one mode.
+
+Both directions, many to or from the given contacts' numbers, a few live ones
+(your phone ringing, ringing, in progress), some with transcripts. Outbound
+calls carry the rate the deck gives their number (``rate_for``) and are costed
+by the billing rule (``apps.calls.pricing``), so each completed call's charge
+is exactly the amount the API shows for it. Inbound calls are free (demo
+pricing): no charge. Deterministic for a given ``rng`` and ``now``.
+"""
+
+import hashlib
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+import phonenumbers
+from django.apps import apps as django_apps
+from django.conf import settings
+
+from apps.core.ids import BASE62, ID_LENGTH
+from apps.core.money import to_minor
+
+from . import spoken
+from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
+from .serializers import usage_of
+
+CALLS = {True: 320, False: 40}  # live: a few hundred; test mode: a smaller set
+DAYS = {True: 175, False: 28}
+CONTACT_SHARE = 0.7  # of calls, to or from a contact's number
+TRANSCRIBED_SHARE = 0.18  # of completed calls of 45 s or more
+TRANSCRIPT_PRICE = Decimal("0.05")  # major units a summary (demo price)
+FALLBACK_CALLER_ID = "+14155550123"
+FALLBACK_NUMBER = "+14155550199"
+# Countries of the numbers called that are not contacts'; example numbers of phonenumbers, varied.
+STRANGER_REGIONS = ("US", "GB", "DE", "FR", "ES", "MX", "IN", "BR", "AU", "JP", "CA", "IT", "NL")
+OUTBOUND_OUTCOMES = (
+    (Status.COMPLETED, 78),
+    (Status.NO_ANSWER, 9),
+    (Status.BUSY, 5),
+    (Status.CANCELED, 5),
+    (Status.FAILED, 3),
+)
+INBOUND_OUTCOMES = ((Status.COMPLETED, 84), (Status.NO_ANSWER, 14), (Status.CANCELED, 2))
+
+# (language, summary, action items, reference numbers); {name} is the other side.
+TRANSCRIPTS = (
+    (
+        "en",
+        "{name} confirmed the delivery for Friday morning between 8 and 10 and will text when the driver leaves.",
+        ["Be home Friday 8-10 am", "Call {name} back if the slot changes"],
+        ["ORD-48213"],
+    ),
+    (
+        "en",
+        "Dentist appointment moved from Tuesday to Thursday at 3:30 pm; bring the new insurance card.",
+        ["Bring the new insurance card", "Add Thursday 3:30 pm to the calendar"],
+        ["APPT-7741"],
+    ),
+    (
+        "en",
+        "{name} reported that the refund was approved; it should reach the card within five working days.",
+        ["Check the card statement next week"],
+        ["CASE 00291547", "RF-33810"],
+    ),
+    (
+        "en",
+        "Talked through the quote for the kitchen work with {name}: labour and materials come to 4,200, "
+        "valid for 30 days.",
+        ["Decide on the quote before the end of the month", "Send the floor plan to {name}"],
+        ["Q-2291"],
+    ),
+    (
+        "en",
+        "The internet provider booked a technician visit for Monday afternoon after a line test showed a fault.",
+        ["Be home Monday 1-5 pm", "Keep the router plugged in"],
+        ["TKT-558120"],
+    ),
+    (
+        "en",
+        "{name} asked to move the weekly catch-up to Wednesdays and will share the agenda the day before.",
+        ["Update the recurring meeting to Wednesday"],
+        [],
+    ),
+    (
+        "en",
+        "Flight change confirmed: the return is now on the 14th at 18:05; no fee was charged.",
+        ["Check in online 24 hours before"],
+        ["PNR K7Q2XD"],
+    ),
+    (
+        "en",
+        "{name} called about the lease renewal: the rent stays the same if the new lease is signed this month.",
+        ["Sign the renewal before the 30th", "Ask {name} for the document by email"],
+        ["LEASE-1183"],
+    ),
+    (
+        "es",
+        "{name} confirmó la reserva para el sábado a las 21:00 para cuatro personas.",
+        ["Llamar si cambia el número de personas"],
+        ["RES-9045"],
+    ),
+    (
+        "de",
+        "{name} bestätigte den Termin in der Werkstatt am Donnerstag um 9 Uhr; der Ölwechsel ist inklusive.",
+        ["Auto bis 9 Uhr bringen"],
+        ["AUF-20331"],
+    ),
+)
+
+
+def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> list[dict]:
+    """Replace the account's calls in ``livemode`` with demo calls ending at ``now``; return their charges.
+
+    ``contacts``: the contacts app's Contact objects (``id``, ``name``,
+    ``phone_numbers``); ``rate_for(e164)``: the deck's rate for a number
+    (``per_minute`` in major units, ``first_seconds``, ``next_seconds``,
+    ``currency``) or None.
+    """
+    Call.objects.filter(user_id=user.pk, livemode=livemode).delete()  # transcripts go with them
+    ids = _DemoIds(user=user, livemode=livemode, salt=rng.getrandbits(64))
+    own = _own_numbers(user=user, livemode=livemode)
+    people = [(c, n) for c in contacts for n in _numbers_of(c)]
+    currency = settings.SERVICE_CURRENCY
+    start = now - timedelta(days=DAYS[livemode])
+    moments = sorted(_moment(rng, start, now - timedelta(minutes=30)) for _ in range(CALLS[livemode]))
+    calls, transcripts, charges = [], [], []
+    for created in moments:
+        call = _ended_call(
+            rng, user=user, livemode=livemode, created=created, own=own, people=people, rate_for=rate_for
+        )
+        if call is None:
+            continue
+        call.id = ids.next(CALL_PREFIX)
+        calls.append(call)
+        usage = usage_of(call, now)
+        if call.direction == Direction.OUTBOUND and usage.amount:
+            length = spoken.length(usage.duration)
+            charges.append(
+                {
+                    "type": "call",
+                    "amount": -usage.amount,
+                    "source": call.id,
+                    "description": f"Call to {spoken.number(call.to_number)} ({length})",
+                    "created": call.ended_at,
+                }
+            )
+        if call.status == Status.COMPLETED and usage.duration >= 45 and rng.random() < TRANSCRIBED_SHARE:
+            transcripts.append(_transcript(rng, call, name=getattr(call, "_demo_name", None)))
+            transcripts[-1].id = ids.next(TRANSCRIPT_PREFIX)
+            charges.append(
+                {
+                    "type": "transcript",
+                    "amount": -int(to_minor(TRANSCRIPT_PRICE, currency)),
+                    "source": call.id,
+                    "description": f"Call summary: call with {spoken.number(_other(call))}",
+                    "created": transcripts[-1].created,
+                }
+            )
+    for call in _live_calls(rng, user=user, livemode=livemode, now=now, own=own, people=people, rate_for=rate_for):
+        call.id = ids.next(CALL_PREFIX)
+        calls.append(call)
+    Call.objects.bulk_create(calls, batch_size=500)
+    Transcript.objects.bulk_create(transcripts, batch_size=500)
+    return charges
+
+
+class _DemoIds:
+    """Ids that the same seed gives again (re-seeding is reproducible), yet unique to the account and mode,
+    so two accounts seeded alike never collide: a digest of (account, mode, seed draw, counter)."""
+
+    def __init__(self, *, user, livemode: bool, salt: int):
+        self.base = f"{user.pk}:{livemode}:{salt}"
+        self.count = 0
+
+    def next(self, prefix: str) -> str:
+        self.count += 1
+        number = int.from_bytes(hashlib.sha256(f"{self.base}:{self.count}".encode()).digest(), "big")
+        body = []
+        for _ in range(ID_LENGTH):
+            number, digit = divmod(number, len(BASE62))
+            body.append(BASE62[digit])
+        return prefix + "".join(body)
+
+
+def _numbers_of(contact) -> list[str]:
+    return [phone.number for phone in contact.phone_numbers.all()]
+
+
+def _own_numbers(*, user, livemode: bool) -> dict:
+    """The account's caller ID (outbound ``from``) and voice numbers (inbound ``to``), from the numbers
+    app's rows when it has seeded them (read through the app registry: no import of that app)."""
+    own = {"caller_id": FALLBACK_CALLER_ID, "numbers": [FALLBACK_NUMBER]}
+    try:
+        number_model = django_apps.get_model("numbers", "Number")
+        caller_id_model = django_apps.get_model("numbers", "CallerId")
+    except LookupError:
+        return own
+    mine = {"user_id": user.pk, "livemode": livemode}
+    default = caller_id_model._default_manager.filter(**mine).order_by("-is_default", "created").first()
+    numbers = list(number_model._default_manager.filter(**mine, voice=True).values_list("number", flat=True))
+    if default is not None:
+        own["caller_id"] = default.number
+    if numbers:
+        own["numbers"] = sorted(numbers)
+    return own
+
+
+def _moment(rng, start: datetime, end: datetime) -> datetime:
+    """A time between ``start`` and ``end``, mostly in the daytime (UTC)."""
+    day = start + timedelta(seconds=rng.uniform(0, (end - start).total_seconds()))
+    if rng.random() < 0.85:
+        day = day.replace(hour=rng.randint(8, 20), minute=rng.randint(0, 59), second=rng.randint(0, 59))
+    return min(max(day, start), end)
+
+
+def _stranger(rng) -> str:
+    """A plausible number nobody in the address book has: an example number with new last digits."""
+    region = rng.choice(STRANGER_REGIONS)
+    kind = rng.choice((phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE))
+    example = phonenumbers.example_number_for_type(region, kind) or phonenumbers.example_number(region)
+    national = str(example.national_number)
+    national = national[:-4] + f"{rng.randint(0, 9999):04d}"
+    return f"+{example.country_code}{national}"
+
+
+def _counterpart(rng, people) -> tuple[object | None, str]:
+    if people and rng.random() < CONTACT_SHARE:
+        return rng.choice(people)
+    return None, _stranger(rng)
+
+
+def _country(e164: str) -> str:
+    try:
+        return phonenumbers.region_code_for_number(phonenumbers.parse(e164, None)) or ""
+    except phonenumbers.NumberParseException:
+        return ""
+
+
+def _talk_seconds(rng) -> int:
+    roll = rng.random()
+    if roll < 0.3:
+        return rng.randint(5, 59)
+    if roll < 0.85:
+        return rng.randint(60, 600)
+    return rng.randint(601, 2700)
+
+
+def _pick(rng, weighted) -> str:
+    values, weights = zip(*weighted, strict=True)
+    return rng.choices(values, weights=weights)[0]
+
+
+def _rated(*, direction: str, number: str, rate_for) -> dict | None:
+    """The rate fields of a call: the deck's for an outbound number (None: not callable), free inbound."""
+    if direction == Direction.INBOUND:
+        return {
+            "per_minute_amount_decimal": Decimal(0),
+            "first_seconds": 60,
+            "next_seconds": 60,
+            "currency": settings.SERVICE_CURRENCY,
+        }
+    rate = rate_for(number)
+    if rate is None:
+        return None
+    return {
+        "per_minute_amount_decimal": to_minor(Decimal(rate.per_minute), rate.currency),
+        "first_seconds": rate.first_seconds,
+        "next_seconds": rate.next_seconds,
+        "currency": rate.currency,
+    }
+
+
+def _call(rng, *, user, livemode, created, own, people, rate_for, direction=None) -> Call | None:
+    direction = direction or (Direction.OUTBOUND if rng.random() < 0.65 else Direction.INBOUND)
+    for _attempt in range(5):  # a number the deck has no rate for is not callable: pick another
+        contact, other = _counterpart(rng, people)
+        ours = own["caller_id"] if direction == Direction.OUTBOUND else rng.choice(own["numbers"])
+        caller, called = (ours, other) if direction == Direction.OUTBOUND else (other, ours)
+        rated = _rated(direction=direction, number=called, rate_for=rate_for)
+        if rated is not None:
+            break
+    else:
+        return None
+    call = Call(
+        user=user,
+        livemode=livemode,
+        created=created,
+        direction=direction,
+        from_number=caller,
+        to_number=called,
+        to_country=_country(called),
+        contact_id=contact.id if contact is not None else "",
+        **rated,
+    )
+    call._demo_name = contact.name if contact is not None else None
+    return call
+
+
+def _ended_call(rng, *, created, **kwargs) -> Call | None:
+    call = _call(rng, created=created, **kwargs)
+    if call is None:
+        return None
+    outcomes = OUTBOUND_OUTCOMES if call.direction == Direction.OUTBOUND else INBOUND_OUTCOMES
+    call.status = _pick(rng, outcomes)
+    rang = timedelta(seconds=rng.randint(4, 28))
+    if call.status == Status.COMPLETED:
+        call.answered_at = created + rang
+        call.duration = _talk_seconds(rng)
+        call.ended_at = call.answered_at + timedelta(seconds=call.duration)
+    else:
+        call.duration = 0
+        call.ended_at = created + (timedelta(seconds=1) if call.status == Status.FAILED else rang)
+    return call
+
+
+def _live_calls(rng, *, user, livemode, now, own, people, rate_for) -> list[Call]:
+    """Calls going on at ``now``: your phone ringing first, the other side ringing, one in progress."""
+    shapes = (
+        [(Status.RINGING_YOU, 8), (Status.RINGING, 25), (Status.IN_PROGRESS, 190)]
+        if livemode
+        else [(Status.IN_PROGRESS, 75)]
+    )
+    live = []
+    for status, seconds_ago in shapes:
+        created = now - timedelta(seconds=seconds_ago)
+        call = _call(
+            rng,
+            user=user,
+            livemode=livemode,
+            created=created,
+            own=own,
+            people=people,
+            rate_for=rate_for,
+            direction=Direction.OUTBOUND,
+        )
+        if call is None:
+            continue
+        call.status = status
+        if status == Status.IN_PROGRESS:
+            call.answered_at = created + timedelta(seconds=rng.randint(6, 15))
+        live.append(call)
+    return live
+
+
+def _other(call: Call) -> str:
+    return call.to_number if call.direction == Direction.OUTBOUND else call.from_number
+
+
+def _transcript(rng, call: Call, *, name: str | None) -> Transcript:
+    language, summary, actions, references = rng.choice(TRANSCRIPTS)
+    who = name or spoken.number(_other(call))
+    return Transcript(
+        call=call,
+        livemode=call.livemode,
+        created=call.ended_at + timedelta(seconds=rng.randint(20, 90)),
+        summary=summary.format(name=who),
+        action_items=[item.format(name=who) for item in actions],
+        reference_numbers=list(references),
+        language=language,
+    )

@@ -1,8 +1,8 @@
 """Countries named by people: ISO alpha-2 codes and country names in common languages.
 
 Names come from babel's CLDR territory names in ``LANGUAGES``; matching ignores
-case, accents and punctuation ("Perú", "peru", "PERU"; "Côte d'Ivoire",
-"cote divoire" does not, "cote d ivoire" does). The order of the tests:
+case, accents and punctuation ("Perú", "peru", "PERU"; "Côte d'Ivoire" and
+"cote d ivoire"). The order of the tests:
 
 1. an ISO alpha-2 code, an English name or one of ``ALIASES``, written out whole;
 2. a whole name in another language ("Allemagne", "Deutschland"), unless the
@@ -10,7 +10,8 @@ case, accents and punctuation ("Perú", "peru", "PERU"; "Côte d'Ivoire",
    ("Congo" is Spanish for Congo - Brazzaville, but in English it starts both
    Congos: ambiguous);
 3. word starts: every word typed starts a word of one English name ("South Kor"),
-   else of one name in another language ("Deutsch").
+   else of one name in another language ("Deutsch"); not for text of fewer than
+   three letters ("EU" starts a word of a name of the U.S. Outlying Islands).
 
 Each step answers one country, or several (ambiguous), or passes to the next.
 """
@@ -106,6 +107,8 @@ ALIASES = {
 }
 # Dropped on both sides: "Bosnia and Herzegovina" is "Bosnia & Herzegovina" in CLDR.
 NOISE_WORDS = frozenset({"and", "the", "of"})
+# Fewer letters than this are matched whole only (CJK names are often two characters).
+MIN_WORD_START = 3
 # "Saint Lucia" and "St. Lucia" are one name.
 WORD_FORMS = {"saint": "st"}
 
@@ -223,6 +226,9 @@ def country_resolve(text: str) -> str | None:
         return None
     if typed in english.exact:
         return _one(english.exact[typed])
+    if len(typed.replace(" ", "")) < MIN_WORD_START:
+        # "eu" starts a word of some name in some language: short text is a whole name or nothing.
+        return _one(other.exact.get(typed, frozenset()))
     english_starts = english.word_starts(typed)
     named = other.exact.get(typed, frozenset())
     if named and not (len(english_starts) > 1 and named & english_starts):

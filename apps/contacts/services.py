@@ -1,7 +1,7 @@
 """Writes of the address book. Contacts are written by the telephony core, the admin and seed data;
 every write goes through here so that the search terms and the sort key follow the contact."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -59,9 +59,12 @@ def _terms(contact: Contact, numbers: Iterable[str]) -> list[ContactSearchTerm]:
     return terms + [term(ContactSearchTerm.DIGITS, suffix) for suffix in digits]
 
 
-def contacts_create(*, user, livemode: bool, contacts: Sequence[ContactInput]) -> list[Contact]:
+def contacts_create(
+    *, user, livemode: bool, contacts: Sequence[ContactInput], ids: Iterator[str] | None = None
+) -> list[Contact]:
     """Many contacts in a handful of statements (seed data, imports); all or none are written.
 
+    ``ids`` gives the contacts' ids (seed data that reseeds alike); new random ids otherwise.
     The returned contacts carry their phone numbers prefetched (``contact.phone_numbers.all()``
     costs no query).
     """
@@ -74,6 +77,8 @@ def contacts_create(*, user, livemode: bool, contacts: Sequence[ContactInput]) -
         contact = Contact(
             user=user, livemode=livemode, name=name, sort_name=search.sort_key(name), created=given.created or now
         )
+        if ids is not None:
+            contact.id = next(ids)
         phones = [
             phone_number_build(number=phone.number, label=phone.label, position=position)
             for position, phone in enumerate(given.phone_numbers)

@@ -14,11 +14,9 @@ from django.db import transaction
 
 from apps.billing import demo as billing_demo
 from apps.calls import demo as calls_demo
+from apps.contacts import demo as contacts_demo
+from apps.numbers import demo as numbers_demo
 from apps.rates.selectors import rate_for_number
-
-# The other apps' steps join below as their demo modules land, one import and one line each:
-#   from apps.contacts import demo as contacts_demo
-#   from apps.numbers import demo as numbers_demo
 
 
 def demo_seed(*, user, now: datetime, seed: int = 1) -> None:
@@ -33,14 +31,10 @@ def demo_seed_mode(*, user, livemode: bool, now: datetime, seed: int) -> None:
         return random.Random(f"{seed}:{'live' if livemode else 'test'}:{app}")  # noqa: S311 (demo data)
 
     # 1. Numbers and caller IDs; their monthly rentals are charges.
-    # PLACEHOLDER until apps/numbers/demo.py exists; then:
-    # number_charges = numbers_demo.seed(user=user, livemode=livemode, rng=rng("numbers"), now=now)
-    number_charges: list[dict] = []
+    number_charges = numbers_demo.seed(user=user, livemode=livemode, rng=rng("numbers"), now=now)
 
     # 2. Contacts, whom calls are made to and from.
-    # PLACEHOLDER until apps/contacts/demo.py exists; then:
-    # contacts = contacts_demo.seed(user=user, livemode=livemode, rng=rng("contacts"), now=now)
-    contacts: list = []
+    contacts = contacts_demo.seed(user=user, livemode=livemode, rng=rng("contacts"), now=now)
 
     # 3. Calls and their transcripts, priced from the rate deck; completed calls are charges.
     call_charges = calls_demo.seed(

@@ -11,13 +11,15 @@ from .bases import ResourceApi, ResourceListApi
 from .fastpath import fast_get
 from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
+from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF
 from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
 from .permissions import HasScope, has_scope
 from .session import SessionOnlyMixin
-from .versions import CURRENT_VERSION
+from .versions import CURRENT_VERSION, VERSIONS
 
 __all__ = [
+    "BODY_CAP",
     "COMMON_HEADERS",
     "CURRENT_VERSION",
     "DEFAULT_LIMIT",
@@ -25,6 +27,7 @@ __all__ = [
     "IDEMPOTENCY_PARAMETER",
     "MAX_LIMIT",
     "RESOURCE_PATH",
+    "VERSIONS",
     "HasScope",
     "IdCursorPagination",
     "IdempotentMixin",

@@ -12,8 +12,8 @@ from datetime import timedelta
 from django.conf import settings
 from oauth2_provider.settings import oauth2_settings
 
-from apps.api_v1.middleware import BODY_CAP as V1_BODY_CAP
-from apps.api_v1.versions import CURRENT_VERSION, VERSIONS
+from apps.api_v1.public import BODY_CAP as V1_BODY_CAP
+from apps.api_v1.public import CURRENT_VERSION, VERSIONS
 from apps.apikeys.apis import KeyApi
 from apps.apikeys.services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, MAX_LIVE_KEYS
 from apps.core.envelope import error_body

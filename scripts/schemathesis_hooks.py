@@ -38,6 +38,14 @@ class ServiceCredentials:
 schemathesis.openapi.format(
     "api-key-id", st.sampled_from([i for i in os.environ.get("ST_KEY_IDS", "").split(",") if i] or ["key_0"])
 )
+# GET /v1/rates?to= (apps/rates/apis.py): a number phonenumbers calls possible or a name of one
+# country, which no pattern states; priced by the demo deck or not (then 404).
+schemathesis.openapi.format(
+    "rate-destination",
+    st.sampled_from(
+        ["+4915112345678", "+18765551234", "+447700900123", "+8613812345678", "DE", "Germany", "Allemagne", "Perú"]
+    ),
+)
 schemathesis.openapi.format(
     "ip-network",
     st.one_of(

@@ -102,6 +102,8 @@ def main() -> int:
         # Budgets of an earlier run (per source address) must not bleed into this one.
         redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     manage(env, "migrate", "-v0")
+    # The operator's price list, so that GET /v1/rates answers rates and not only 404s.
+    manage(env, "import_rates", "--demo")
     # One account per run below: key management has a budget of 30/min per user
     # (docs/spec.md 8.1), and the stateful phase needs its own to create keys and follow links.
     accounts = []

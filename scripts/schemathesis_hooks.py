@@ -38,6 +38,10 @@ class ServiceCredentials:
 schemathesis.openapi.format(
     "api-key-id", st.sampled_from([i for i in os.environ.get("ST_KEY_IDS", "").split(",") if i] or ["key_0"])
 )
+# The calls list's cursors (apps/calls/apis.py): ids of the fuzzed account's demo calls.
+schemathesis.openapi.format(
+    "call-id", st.sampled_from([i for i in os.environ.get("ST_CALL_IDS", "").split(",") if i] or ["call_0"])
+)
 # GET /v1/rates?to= (apps/rates/apis.py): a number phonenumbers calls possible or a name of one
 # country, which no pattern states; priced by the demo deck or not (then 404).
 schemathesis.openapi.format(

@@ -83,6 +83,12 @@ def cursor_keys(base: str, session: str, csrf: str) -> list[str]:
     return ids
 
 
+def demo_call_ids(base: str, key: str) -> list[str]:
+    """Ids of a few of the account's calls (seed_demo made them): real objects of the calls list for its cursors."""
+    request = urllib.request.Request(f"{base}/v1/calls?limit=3", headers={"Authorization": f"Bearer {key}"})
+    return [call["id"] for call in json.load(urllib.request.urlopen(request))["data"]]
+
+
 def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -111,6 +117,8 @@ def main() -> int:
         email, password = f"{name}@example.com", secrets.token_urlsafe(16)
         manage(env, "createuser", "--email", email, "--display-name", name.title(), "--password", password)
         accounts.append((email, password, manage(env, "createapikey", "--email", email).strip()))
+        # Calls, ledger rows and the rest, so that lists have pages and cursors have objects.
+        manage(env, "seed_demo", "--email", email)
     server = subprocess.Popen(
         [
             PY,
@@ -162,6 +170,7 @@ def main() -> int:
                 "ST_SESSION": session,
                 "ST_CSRF": csrf,
                 "ST_KEY_IDS": ",".join(cursor_keys(base, session, csrf)),
+                "ST_CALL_IDS": ",".join(demo_call_ids(base, key)),
             }
             failures += subprocess.run(command, cwd=ROOT, env=hooks_env).returncode != 0
         return 1 if failures else 0

@@ -192,6 +192,17 @@ def test_a_cursor_with_a_filter_pages_within_the_filter(caller, owner):
     assert page["has_more"] is True
 
 
+def test_a_cursor_the_filter_leaves_out_still_marks_a_position(caller, owner):
+    base = timezone.now() - timedelta(days=4)
+    newest_in = CallFactory(user=owner, direction="inbound", created=base)
+    middle_out = CallFactory(user=owner, direction="outbound", created=base - timedelta(minutes=1))
+    oldest_in = CallFactory(user=owner, direction="inbound", created=base - timedelta(minutes=2))
+    after = caller.get("/v1/calls", {"direction": "inbound", "starting_after": middle_out.id})
+    assert ids(after) == [oldest_in.id]
+    before = caller.get("/v1/calls", {"direction": "inbound", "ending_before": middle_out.id})
+    assert ids(before) == [newest_in.id]
+
+
 def test_both_cursors_are_refused(caller, five):
     response = caller.get("/v1/calls", {"starting_after": five[0].id, "ending_before": five[1].id})
     assert_error(response, 400, "invalid_cursor", param="ending_before")

@@ -196,6 +196,12 @@ def test_list_calls_refuses_arguments_outside_its_schema(mcp, arguments):
     rpc_invalid_params(mcp, "svc_list_calls", arguments)
 
 
+def test_list_calls_pages_a_direction_from_a_call_of_the_other(mcp, owner, seven):
+    inbound = CallFactory(user=owner, direction="inbound", created=seven[3].created - timedelta(seconds=1))
+    content = structured(mcp, "svc_list_calls", {"direction": "inbound", "starting_after": seven[0].id})
+    assert [c["id"] for c in content["calls"]] == [inbound.id]
+
+
 def test_list_calls_with_a_cursor_of_another_account_is_an_error_result(mcp, stranger):
     theirs = CallFactory(user=stranger)
     text = failure(mcp, "svc_list_calls", {"starting_after": theirs.id})

@@ -91,3 +91,13 @@ def test_head_and_no_writes(live_secret, client):
 def test_balance_counts_against_the_reads_budget(live_secret, get):
     response = get("/v1/balance", live_secret)
     assert response["RateLimit-Policy"] == "60;w=60"
+
+
+def test_every_billing_read_spends_the_one_reads_budget(user, live_secret, get):
+    row = append(user)
+    remaining = []
+    for path in ("/v1/balance", "/v1/balance_transactions", f"/v1/balance_transactions/{row.id}"):
+        response = get(path, live_secret)
+        assert response["RateLimit-Policy"] == "60;w=60"
+        remaining.append(int(response["X-RateLimit-Remaining"]))
+    assert remaining == sorted(remaining, reverse=True) and remaining[0] > remaining[-1]

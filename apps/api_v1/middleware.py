@@ -1,6 +1,8 @@
 """Rules every /v1 request meets before and after its view (docs/spec.md 4 general rules)."""
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
+from django.core.handlers.exception import response_for_exception
 from django.utils.cache import patch_cache_control
 
 from apps.core.envelope import render
@@ -46,8 +48,15 @@ class ApiV1Middleware:
 
     @staticmethod
     def refuse_early(request):
-        # Refused before any credential lookup, so a leaked token is never used.
-        if request.META.get("QUERY_STRING") and "access_token" in request.GET:
+        if not request.META.get("QUERY_STRING"):
+            return None
+        try:
+            # Refused before any credential lookup, so a leaked token is never used.
+            in_query = "access_token" in request.GET
+        except SuspiciousOperation as exc:
+            # Over 1,000 parameters: Django's own 400 (apps/core/views.handler400), still versioned.
+            return response_for_exception(request, exc)
+        if in_query:
             return render(request, "token_in_query", param="access_token")
         return None
 

@@ -37,8 +37,10 @@ def test_settings_are_djangos_caps():
 
 
 def test_v1_too_many_query_parameters(api, bearer):
-    error = assert_error(api.get(f"/v1/me?{TOO_MANY}", **bearer), 400, "invalid_request")
+    response = api.get(f"/v1/me?{TOO_MANY}", **bearer)
+    error = assert_error(response, 400, "invalid_request")
     assert "1,000" in error["message"]
+    assert response["Service-Version"] == "2026-10-01"  # every /v1 response carries it (docs/spec.md 9)
 
 
 def test_v1_session_endpoint_too_many_query_parameters(api, user):

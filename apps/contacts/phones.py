@@ -16,8 +16,11 @@ def parse_e164(value: str) -> phonenumbers.PhoneNumber:
     """
     if not isinstance(value, str) or not _E164.fullmatch(value):
         raise ValidationError("Enter the number in E.164 format: + then the country code and number.", "e164")
-    parsed = phonenumbers.parse(value, None)
-    if not phonenumbers.is_possible_number(parsed):
+    try:
+        parsed = phonenumbers.parse(value, None)
+    except phonenumbers.NumberParseException:
+        parsed = None
+    if parsed is None or not phonenumbers.is_possible_number(parsed):
         raise ValidationError(f"{value} is not a possible phone number.", "e164")
     return parsed
 

@@ -11,7 +11,7 @@ from apps.core.timefmt import unix_seconds
 from .models import Contact, PhoneLabel
 
 
-class PhoneNumberSerializer(serializers.Serializer):
+class ContactPhoneNumberSerializer(serializers.Serializer):
     number = serializers.CharField(help_text="E.164, with +.")
     label = serializers.ChoiceField(choices=PhoneLabel.values)
     country = serializers.CharField(
@@ -23,7 +23,7 @@ class ContactSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="Contact id, prefix ct_.")
     object = serializers.ChoiceField(choices=["contact"])
     name = serializers.CharField()
-    phone_numbers = PhoneNumberSerializer(many=True, help_text="In the order the contact lists them.")
+    phone_numbers = ContactPhoneNumberSerializer(many=True, help_text="In the order the contact lists them.")
     created = serializers.IntegerField(help_text="Unix seconds.")
     livemode = serializers.BooleanField(help_text="false for test-mode contacts.")
 

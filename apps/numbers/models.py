@@ -79,6 +79,7 @@ class CallerId(models.Model):
                 fields=["user", "livemode"],
                 condition=models.Q(is_default=True),
                 name="numbers_one_default_caller_id",
+                violation_error_message="This account already has a default caller ID in this mode.",
             )
         ]
 

@@ -11,7 +11,7 @@ from apps.core.timefmt import unix_seconds
 from .models import CallerId, Number, NumberStatus, NumberType
 
 
-class CapabilitiesSerializer(serializers.Serializer):
+class NumberCapabilitiesSerializer(serializers.Serializer):
     voice = serializers.BooleanField(help_text="Calls can be made from and received on the number.")
     sms = serializers.BooleanField(help_text="The number receives SMS.")
 
@@ -24,7 +24,7 @@ class NumberSerializer(serializers.Serializer):
         allow_null=True, help_text="ISO 3166-1 alpha-2 of the number; null for numbers of no country (+800...)."
     )
     type = serializers.ChoiceField(choices=NumberType.values)
-    capabilities = CapabilitiesSerializer()
+    capabilities = NumberCapabilitiesSerializer()
     messages_opt_in = serializers.BooleanField(
         help_text=(
             "The number's sharing switch (Settings, Sharing): whether connected apps may read its messages once "

@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'caller ID',
                 'indexes': [models.Index(fields=['user', 'livemode', '-created', '-id'], name='numbers_callerid_page_idx')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('is_default', True)), fields=('user', 'livemode'), name='numbers_one_default_caller_id')],
+                'constraints': [models.UniqueConstraint(condition=models.Q(('is_default', True)), fields=('user', 'livemode'), name='numbers_one_default_caller_id', violation_error_message='This account already has a default caller ID in this mode.')],
             },
         ),
         migrations.CreateModel(

@@ -1,0 +1,87 @@
+"""The OpenAPI document describes every contacts operation, parameter, object and error, with its scope."""
+
+import re
+
+import pytest
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation import OpenAPIV31SpecValidator
+
+from .factories import make_contact
+
+pytestmark = pytest.mark.django_db
+
+SECURITY = [{"bearer": ["contacts:read"]}, {"oauth2": ["contacts:read"]}]
+LIST = "/v1/contacts"
+DETAIL = "/v1/contacts/{contact_id}"
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        response = Client().get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def params(operation) -> dict:
+    return {p["name"]: p for p in operation["parameters"]}
+
+
+def test_the_document_stays_valid(document):
+    validate(document, cls=OpenAPIV31SpecValidator)
+
+
+@pytest.mark.parametrize(("path", "operation_id"), [(LIST, "list_contacts"), (DETAIL, "retrieve_contact")])
+def test_each_operation_with_its_scope(document, path, operation_id):
+    assert set(document["paths"][path]) == {"get"}
+    operation = document["paths"][path]["get"]
+    assert operation["operationId"] == operation_id
+    assert operation["security"] == SECURITY
+    assert operation["summary"] and operation["tags"] == ["Contacts"]
+    assert "contacts:read" in operation["responses"]["403"]["description"]
+    for status in ("200", "400", "401", "403", "404", "429"):
+        assert status in operation["responses"], status
+
+
+def test_the_contact_object(document):
+    schema = document["components"]["schemas"]["Contact"]
+    fields = {"id", "object", "name", "phone_numbers", "created", "livemode"}
+    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert schema["properties"]["object"]["enum"] == ["contact"]
+    assert schema["properties"]["created"]["type"] == "integer"
+    phone = document["components"]["schemas"]["ContactPhoneNumber"]
+    assert set(phone["properties"]) == set(phone["required"]) == {"number", "label", "country"}
+    assert phone["properties"]["label"]["enum"] == ["mobile", "home", "work", "other"]
+    assert phone["properties"]["country"]["type"] == ["string", "null"]
+    assert schema["properties"]["phone_numbers"]["items"] == {"$ref": "#/components/schemas/ContactPhoneNumber"}
+    detail = document["paths"][DETAIL]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert detail == {"$ref": "#/components/schemas/Contact"}
+
+
+def test_the_list_and_its_parameters(document):
+    operation = document["paths"][LIST]["get"]
+    listed = document["components"]["schemas"]["PaginatedContactList"]
+    assert set(listed["required"]) == {"object", "data", "has_more", "url"}
+    assert listed["properties"]["data"]["items"] == {"$ref": "#/components/schemas/Contact"}
+    p = params(operation)
+    assert set(p) == {"limit", "starting_after", "ending_before", "query", "Service-Version"}
+    assert p["query"]["schema"] == {"type": "string", "minLength": 1, "maxLength": 100}
+    assert "start of a word" in p["query"]["description"] and "digits" in p["query"]["description"]
+    assert p["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+    for cursor in ("starting_after", "ending_before"):
+        assert p[cursor]["schema"] == {"type": "string", "format": "contact-id"}
+        assert "ct_" in p[cursor]["description"] and "name order" in p[cursor]["description"]
+    assert "ordered by name" in operation["description"]
+    errors = operation["responses"]["400"]["description"]
+    for named in ("invalid_request (param query)", "invalid_limit", "invalid_cursor"):
+        assert named in errors
+
+
+def test_the_path_id(document, user):
+    operation = document["paths"][DETAIL]["get"]
+    path_id = params(operation)["contact_id"]
+    assert path_id["in"] == "path" and path_id["required"] is True
+    assert re.fullmatch(path_id["schema"]["pattern"], make_contact(user).id)
+    assert "not_found (param contact_id)" in operation["responses"]["404"]["description"]

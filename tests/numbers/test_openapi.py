@@ -1,0 +1,114 @@
+"""The OpenAPI document describes every numbers operation, parameter, object and error, with its scope."""
+
+import re
+
+import pytest
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation import OpenAPIV31SpecValidator
+
+from .factories import make_number
+
+pytestmark = pytest.mark.django_db
+
+SECURITY = [{"bearer": ["numbers:read"]}, {"oauth2": ["numbers:read"]}]
+NUMBERS = "/v1/numbers"
+NUMBER = "/v1/numbers/{number_id}"
+CALLER_IDS = "/v1/caller_ids"
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        response = Client().get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def params(operation) -> dict:
+    return {p["name"]: p for p in operation["parameters"]}
+
+
+def test_the_document_stays_valid(document):
+    validate(document, cls=OpenAPIV31SpecValidator)
+
+
+@pytest.mark.parametrize(
+    ("path", "operation_id"),
+    [(NUMBERS, "list_numbers"), (NUMBER, "retrieve_number"), (CALLER_IDS, "list_caller_ids")],
+)
+def test_each_operation_with_its_scope(document, path, operation_id):
+    assert set(document["paths"][path]) == {"get"}
+    operation = document["paths"][path]["get"]
+    assert operation["operationId"] == operation_id
+    assert operation["security"] == SECURITY
+    assert operation["summary"] and operation["tags"] == ["Numbers"]
+    assert "numbers:read" in operation["responses"]["403"]["description"]
+    for status in ("200", "400", "401", "403", "404", "429"):
+        assert status in operation["responses"], status
+
+
+def test_the_number_object(document):
+    schema = document["components"]["schemas"]["Number"]
+    fields = {
+        "id",
+        "object",
+        "number",
+        "country",
+        "type",
+        "capabilities",
+        "messages_opt_in",
+        "status",
+        "label",
+        "renews_at",
+        "created",
+        "livemode",
+    }
+    assert set(schema["properties"]) == set(schema["required"]) == fields
+    properties = schema["properties"]
+    assert properties["object"]["enum"] == ["number"]
+    assert properties["type"]["enum"] == ["local", "mobile", "national", "toll_free"]
+    assert properties["status"]["enum"] == ["active", "canceled"]
+    assert (
+        properties["messages_opt_in"]["type"] == "boolean" and "Sharing" in properties["messages_opt_in"]["description"]
+    )
+    assert properties["renews_at"]["type"] == ["integer", "null"]
+    assert properties["label"]["type"] == ["string", "null"]
+    capabilities = document["components"]["schemas"]["NumberCapabilities"]
+    assert set(capabilities["properties"]) == set(capabilities["required"]) == {"voice", "sms"}
+    detail = document["paths"][NUMBER]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert detail == {"$ref": "#/components/schemas/Number"}
+
+
+def test_the_caller_id_object(document):
+    schema = document["components"]["schemas"]["CallerId"]
+    fields = {"id", "object", "number", "country", "verified_at", "default", "created", "livemode"}
+    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert schema["properties"]["object"]["enum"] == ["caller_id"]
+    assert schema["properties"]["default"]["type"] == "boolean"
+    listed = document["components"]["schemas"]["PaginatedCallerIdList"]
+    assert listed["properties"]["data"]["items"] == {"$ref": "#/components/schemas/CallerId"}
+
+
+@pytest.mark.parametrize(
+    ("path", "format", "prefix"), [(NUMBERS, "number-id", "num_"), (CALLER_IDS, "caller-id-id", "cid_")]
+)
+def test_the_lists_and_their_parameters(document, path, format, prefix):
+    operation = document["paths"][path]["get"]
+    p = params(operation)
+    assert set(p) == {"limit", "starting_after", "ending_before", "Service-Version"}
+    assert p["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+    for cursor in ("starting_after", "ending_before"):
+        assert p[cursor]["schema"] == {"type": "string", "format": format}
+        assert prefix in p[cursor]["description"]
+    errors = operation["responses"]["400"]["description"]
+    assert "invalid_limit" in errors and "invalid_cursor" in errors
+
+
+def test_the_path_id(document, user):
+    operation = document["paths"][NUMBER]["get"]
+    path_id = params(operation)["number_id"]
+    assert path_id["in"] == "path" and path_id["required"] is True
+    assert re.fullmatch(path_id["schema"]["pattern"], make_number(user).id)
+    assert "not_found (param number_id)" in operation["responses"]["404"]["description"]

@@ -26,7 +26,7 @@ TYPE_PARAMETER = OpenApiParameter(
     enum=TransactionType.values,
     description="Only transactions of this type. Any other value is 400 invalid_request (param type).",
 )
-# Only type and format: the rule (an id of a row in this very list) is more than a pattern can say; tools
+# Only type and format: the rule (an id of one of the caller's rows) is more than a pattern can say; tools
 # that know the format draw real ids for it (as the API keys' api-key-id).
 CURSOR_SCHEMA = {"type": "string", "format": "balance-transaction-id"}
 CURSOR_PARAMETERS = [
@@ -34,7 +34,7 @@ CURSOR_PARAMETERS = [
         name,
         CURSOR_SCHEMA,
         description=(
-            f"The id (txn_...) of a transaction in this list (same account, mode and type filter): {what}. "
+            f"The id (txn_...) of one of your transactions in this mode, of any type: {what}. "
             "At most one of starting_after and ending_before. Any other id is 400 invalid_cursor."
         ),
     )
@@ -83,7 +83,8 @@ class BalanceTransactionListApi(ResourceListApi):
             200: BalanceTransactionSerializer(many=True),
             400: _error(
                 "invalid_request (param type): unknown type; invalid_limit (param limit); "
-                "invalid_cursor (param starting_after or ending_before): not a transaction of this list, or both sent."
+                "invalid_cursor (param starting_after or ending_before): not one of your transactions in this mode, "
+                "or both sent."
             ),
             403: FORBIDDEN,
         },
@@ -93,6 +94,8 @@ class BalanceTransactionListApi(ResourceListApi):
         if kind is not None and kind not in TransactionType.values:
             raise ApiError("invalid_request", f"type must be one of {', '.join(TransactionType.values)}.", param="type")
         rows = selectors.balance_transaction_list(principal=request.auth, type=kind)
+        # Any of the caller's rows in this mode marks a position, also one the type filter leaves out.
+        self.cursor_queryset = selectors.balance_transaction_list(principal=request.auth)
         return self.list(rows, BalanceTransactionSerializer)
 
 

@@ -27,7 +27,7 @@ class BearerScheme(OpenApiAuthenticationExtension):
 
 
 class DashboardSessionScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.api_v1.session.DashboardSessionAuthentication"
+    target_class = "apps.credentials.session.DashboardSessionAuthentication"
     name = "dashboardSession"
 
     def get_security_definition(self, auto_schema):

@@ -6,6 +6,8 @@ declare ``required_scope``; dashboard-session endpoints mix in
 apps.api_v1 is private to the framework (checked by the import contracts).
 """
 
+from apps.credentials.session import SessionOnlyMixin
+
 from .authentication import RESOURCE_PATH
 from .bases import ResourceApi, ResourceListApi
 from .fastpath import fast_get
@@ -15,7 +17,6 @@ from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF
 from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
 from .permissions import HasScope, has_scope
-from .session import SessionOnlyMixin
 from .versions import CURRENT_VERSION, VERSIONS
 
 __all__ = [

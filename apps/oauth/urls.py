@@ -9,10 +9,10 @@ urlpatterns = [
     path("oauth/token", token.TokenView.as_view(), name="oauth-token"),
     path("oauth/revoke", token.revoke, name="oauth-revoke"),
     path("oauth/consent", consent.consent_page, name="oauth-consent"),
-    path("api/oauth/transactions/<str:transaction_id>", consent.transaction_detail, name="oauth-transaction"),
+    path("api/oauth/transactions/<str:transaction_id>", consent.TransactionApi.as_view(), name="oauth-transaction"),
     path(
         "api/oauth/transactions/<str:transaction_id>/decision",
-        consent.transaction_decision,
+        consent.TransactionDecisionApi.as_view(),
         name="oauth-transaction-decision",
     ),
 ]

@@ -9,8 +9,8 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("api/oauth/connections", views.connections_api, name="oauth-connections"),
-    path("api/oauth/connections/<path:client_id>", views.connection_api, name="oauth-connection"),
+    path("api/oauth/connections", views.ConnectionListApi.as_view(), name="oauth-connections"),
+    path("api/oauth/connections/<path:client_id>", views.ConnectionApi.as_view(), name="oauth-connection"),
     path("settings/connected-apps", views.connected_apps_page, name="connected-apps-page"),
     path("settings/connected-apps/disconnect", views.disconnect_form, name="connected-apps-disconnect"),
 ]

@@ -1,31 +1,21 @@
 """GET /api/oauth/connections, DELETE /api/oauth/connections/{client_id} (session
 and CSRF header, envelope errors) and the Connected apps screen."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
-from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework.response import Response
 
-from apps.core.envelope import error_response
-from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
 from apps.core.timefmt import unix_seconds
-from apps.credentials.challenges import invalid_token
 
+from ..session_api import SessionJsonApi
 from .selectors import Connection, connection_list
 from .services import connection_revoke
 
 LIST_URL = "/api/oauth/connections"
-ALLOWED = ("GET", "DELETE")
-
-
-def sign_in_message() -> str:
-    return f"Sign in to your account at {settings.APP_URL}/login to manage connected apps."
 
 
 def connection_payload(connection: Connection) -> dict:
@@ -45,52 +35,31 @@ def connection_payload(connection: Connection) -> dict:
     }
 
 
-def _json(payload, status=200) -> JsonResponse:
-    response = JsonResponse(payload, status=status)
-    response["Cache-Control"] = "no-store"
-    return response
+class ConnectionListApi(SessionJsonApi):
+    """GET /api/oauth/connections: the user's connected apps."""
+
+    http_method_names = ["get", "head"]
+
+    def get(self, request):
+        data = [connection_payload(c) for c in connection_list(user=request.user)]
+        return Response({"object": "list", "data": data, "has_more": False, "url": LIST_URL})
 
 
-def _csrf_failed(request) -> bool:
-    return CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None
+class ConnectionApi(SessionJsonApi):
+    """DELETE /api/oauth/connections/{client_id}: disconnect, revoking every token of the app at once."""
 
+    http_method_names = ["delete"]
 
-def _refuse(request, allowed: tuple[str, ...]):
-    """The envelope answer when the session, method or CSRF check fails, else None."""
-    if request.method not in allowed:
-        response = render_error(request, "method_not_allowed")
-        response["Allow"] = ", ".join(allowed)
-        return response
-    if not request.user.is_authenticated:
-        return error_response(request, invalid_token("v1", sign_in_message()))
-    if request.method not in ("GET", "HEAD") and _csrf_failed(request):
-        return render_error(request, "forbidden", "The CSRF check failed. Reload the page and try again.")
-    return None
-
-
-@csrf_exempt  # checked in _refuse, so that a failure answers in the envelope
-@never_cache
-def connections_api(request):
-    refused = _refuse(request, ("GET", "HEAD"))
-    if refused is not None:
-        return refused
-    data = [connection_payload(c) for c in connection_list(user=request.user)]
-    return _json({"object": "list", "data": data, "has_more": False, "url": LIST_URL})
-
-
-@csrf_exempt  # checked in _refuse, so that a failure answers in the envelope
-@never_cache
-def connection_api(request, client_id: str):
-    refused = _refuse(request, ("DELETE",))
-    if refused is not None:
-        return refused
-    try:
+    def delete(self, request, client_id: str):
         application = connection_revoke(user=request.user, client_id=client_id)
-    except ApiError as error:
-        return error_response(request, error)
-    return _json(
-        {"object": "oauth_connection", "client_id": application.client_id, "name": application.name, "deleted": True}
-    )
+        return Response(
+            {
+                "object": "oauth_connection",
+                "client_id": application.client_id,
+                "name": application.name,
+                "deleted": True,
+            }
+        )
 
 
 @never_cache

@@ -4,22 +4,20 @@ Both read the transaction through one function, so the page and the API can
 never disagree about whether a transaction may be decided.
 """
 
-import json
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import JsonResponse
-from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET
+from rest_framework.exceptions import ParseError
+from rest_framework.response import Response
 
-from apps.core.envelope import error_response
-from apps.core.envelope import render as render_error
 from apps.core.errors import ApiError
 from apps.core.ids import digest
 from apps.core.timefmt import unix_seconds
@@ -28,9 +26,8 @@ from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
 from ..models import ConsentTransaction
 from ..selectors import transaction_get
 from ..services import transaction_decide
+from ..session_api import SessionJsonApi
 from .authorize import BINDING_COOKIE, error_page
-
-SIGN_IN_MESSAGE = "Sign in to continue."
 
 
 def confirmation_required(txn: ConsentTransaction, scopes: list[str] | None = None) -> bool:
@@ -112,68 +109,42 @@ def transaction_payload(txn: ConsentTransaction) -> dict:
     }
 
 
-def _no_session():
-    return ApiError("invalid_token", SIGN_IN_MESSAGE)
+class TransactionApi(SessionJsonApi):
+    """GET /api/oauth/transactions/{id}: the authorization request, for this browser and user only."""
+
+    http_method_names = ["get"]
+
+    def get(self, request, transaction_id: str):
+        return Response(transaction_payload(transaction_for_request(request, transaction_id)))
 
 
-def _json(payload, status=200):
-    response = JsonResponse(payload, status=status)
-    response["Cache-Control"] = "no-store"
-    return response
+class TransactionDecisionApi(SessionJsonApi):
+    """POST /api/oauth/transactions/{id}/decision: allow (with the scopes left ticked) or deny."""
 
+    http_method_names = ["post"]
 
-@never_cache
-@require_GET
-def transaction_detail(request, transaction_id):
-    if not request.user.is_authenticated:
-        return error_response(request, _no_session())
-    try:
+    def post(self, request, transaction_id: str):
+        try:
+            body = request.data
+        except ParseError:
+            body = None
+        if not isinstance(body, dict) or not request.body.strip():
+            raise ApiError("invalid_body")
         txn = transaction_for_request(request, transaction_id)
-    except ApiError as error:
-        return error_response(request, error)
-    return _json(transaction_payload(txn))
-
-
-def _csrf_failure(request):
-    check = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
-    return check is not None
-
-
-@csrf_exempt  # checked below, so that a failure answers in the envelope
-@never_cache
-@require_http_methods(["POST"])
-def transaction_decision(request, transaction_id):
-    if not request.user.is_authenticated:
-        return error_response(request, _no_session())
-    if _csrf_failure(request):
-        return render_error(request, "forbidden", "The CSRF check failed. Reload the consent page and try again.")
-    try:
-        body = json.loads(request.body or b"")
-    except (ValueError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict):
-        return render_error(request, "invalid_body")
-    try:
-        txn = transaction_for_request(request, transaction_id)
-    except ApiError as error:
-        return error_response(request, error)
-    decision = body.get("decision")
-    if decision not in (ConsentTransaction.ALLOW, ConsentTransaction.DENY):
-        return render_error(request, "invalid_decision", param="decision")
-    try:
+        decision = body.get("decision")
+        if decision not in (ConsentTransaction.ALLOW, ConsentTransaction.DENY):
+            raise ApiError("invalid_decision", param="decision")
         scopes = chosen_scopes(txn, body)
-    except ApiError as error:
-        return error_response(request, error)
-    if (
-        decision == ConsentTransaction.ALLOW
-        and confirmation_required(txn, scopes)
-        and body.get("confirm_sensitive") is not True
-    ):
-        return render_error(request, "confirmation_required", param="confirm_sensitive")
-    redirect_to = transaction_decide(txn=txn, decision=decision, scopes=scopes)
-    if redirect_to is None:  # another request decided it first
-        return render_error(request, "transaction_decided")
-    return _json({"redirect_to": redirect_to})
+        if (
+            decision == ConsentTransaction.ALLOW
+            and confirmation_required(txn, scopes)
+            and body.get("confirm_sensitive") is not True
+        ):
+            raise ApiError("confirmation_required", param="confirm_sensitive")
+        redirect_to = transaction_decide(txn=txn, decision=decision, scopes=scopes)
+        if redirect_to is None:  # another request decided it first
+            raise ApiError("transaction_decided")
+        return Response({"redirect_to": redirect_to})
 
 
 @never_cache

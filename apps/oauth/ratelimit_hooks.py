@@ -3,9 +3,10 @@
 Each hook returns ``None`` to let the request through, or an HttpResponse
 (429/503 ``temporarily_unavailable`` with ``Retry-After``) to answer instead.
 They are called before any grant work, so a backed-off source costs nothing.
-The grant-family hook is the exception: the validator calls it once the
-refresh token's row is read (its family is on that row), before any check or
-write, and it raises ``Refused`` since oauthlib's callbacks cannot answer.
+The grant-family hook is the exception: the validator calls it once every
+check of a refresh has passed, just before the rotation's writes (only
+successful token requests count, docs/spec.md 8.3), and it raises ``Refused`` since
+oauthlib's callbacks cannot answer.
 
 The per-IP budgets of /oauth/token, /oauth/revoke and /oauth/authorize (flood
 guard, failed-exchange back-off, 30/min authorize) are applied by
@@ -49,9 +50,10 @@ class Refused(Exception):
 def before_grant_family_refresh(*, family) -> None:
     """Successful token requests per grant family: 10/min (docs/spec.md 8.3).
 
-    Called by the validator as soon as the presented refresh token's row is
-    read (the same statement the exchange needs anyway, so the family costs no
-    query of its own), before any other check or write. Raises Refused.
+    Called by the validator once the refresh has passed every check (its family
+    is on the token row already read, so it costs no query of its own), before
+    any write. A failed refresh, a reused token and a token the user revoked by
+    disconnecting spend nothing of it. Raises Refused.
     """
     response = limits.grant_family_response(None, family_id=family)
     if response is not None:

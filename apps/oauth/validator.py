@@ -154,12 +154,10 @@ class Validator(OAuth2Validator):
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
         refresh = REFRESH_TOKEN_BY_DIGEST.first(digest(refresh_token))
         if refresh is None:
-            return False  # an unknown token has no family to count; it is a failed exchange
-        # Counted for every known token, before any other check or write (docs/spec.md 8.3);
-        # a refusal raises and the view's transaction rolls back (the row lock included).
-        ratelimit_hooks.before_grant_family_refresh(family=refresh.token_family)
-        # Reuse is judged before the client: a rotated token is a stolen copy
-        # whichever client id comes with it, so its family falls at once.
+            return False
+        # Reuse is judged before the client and before the family budget: a rotated
+        # token is a stolen copy whichever client id comes with it, and however busy
+        # its family is, so its family falls at once.
         if refresh.revoked is not None:
             if refresh_revoked_by_user(refresh=refresh):  # not a theft signal: the user revoked it
                 raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
@@ -194,6 +192,11 @@ class Validator(OAuth2Validator):
         now = timezone.now()
         previous = getattr(request, "refresh_token_instance", None)
         if previous is not None:
+            # Every check has passed, so this refresh succeeds unless its family's budget
+            # refuses it: only successful token requests count (docs/spec.md 8.3). Counted before
+            # any write; a refusal raises and the view's transaction rolls back (the row
+            # lock included), so a refused refresh leaves the token as it was.
+            ratelimit_hooks.before_grant_family_refresh(family=previous.token_family)
             family, resource = previous.token_family, previous.resource
             granted_scope, family_expires = previous.scope, previous.family_expires
         else:

@@ -367,6 +367,20 @@ def test_refresh_of_disabled_client(app, tokens):
     oauth_error(refresh(Client(), app, tokens["refresh_token"]), "invalid_grant")
 
 
+def test_rotated_token_presented_while_the_client_is_disabled_revokes_the_family(app, tokens):
+    # Reuse detection comes before the client check: disabling a client must not hide a theft.
+    from apps.oauth.registration.services import client_disable, client_enable
+
+    newer = refresh(Client(), app, tokens["refresh_token"]).json()
+    client_disable(client=app)
+    body = oauth_error(refresh(Client(), app, tokens["refresh_token"]), "invalid_grant")
+    assert "revoked" in body["error_description"]
+    assert not RefreshToken.objects.filter(revoked__isnull=True).exists()
+    assert AccessToken.objects.count() == 0
+    client_enable(client=app)
+    oauth_error(refresh(Client(), app, newer["refresh_token"]), "invalid_grant")
+
+
 def test_refresh_narrows_scope(app, tokens):
     body = refresh(Client(), app, tokens["refresh_token"], scope="rates:read").json()
     assert body["scope"] == "rates:read"

@@ -151,16 +151,55 @@ def test_a_refresh_refused_for_its_family_writes_nothing(store):
     assert all(bad_exchange(client, app).status_code == 400 for _ in range(10))
 
 
-def test_the_family_budget_is_per_family_whatever_client_id_comes_with_it(store):
+def test_the_family_budget_counts_only_successful_refreshes(store):
+    """docs/spec.md 8.3: "successful token requests per grant family"; a failed one spends nothing of it."""
     app = make_client()
     tokens = tokens_for(UserFactory(), app)
     client = Client()
-    # Each refresh of the family is counted, the failed ones too (they name a wrong client).
+    # Two failures (a third would revoke the credential, docs/spec.md 3.3): a wrong client id, then a wider scope.
+    assert refresh(client, app, tokens["refresh_token"], client_id="dcr_nobody").status_code == 400
+    assert refresh(client, app, tokens["refresh_token"], scope="rates:read messages:read").status_code == 400
+    token = tokens["refresh_token"]
     for _ in range(10):
-        assert refresh(client, app, tokens["refresh_token"], client_id="dcr_nobody").status_code == 400
-    denied = refresh(client, app, tokens["refresh_token"])
+        response = refresh(client, app, token)
+        assert response.status_code == 200, response.content
+        token = response.json()["refresh_token"]
+    denied = refresh(client, app, token)
     assert denied.status_code == 429
     assert denied["RateLimit-Policy"] == "10;w=60"
+
+
+def test_a_revoked_token_after_a_disconnect_keeps_asking_to_reconnect_never_429(store):
+    """docs/spec.md 8.3: a known-but-revoked token after a disconnect counts towards no lockout."""
+    from tests.oauth.connection_helpers import disconnect, signed_in
+
+    user = UserFactory()
+    app = make_client()
+    tokens = tokens_for(user, app)
+    assert disconnect(signed_in(user), app.client_id).status_code == 200
+    client = Client()
+    for _ in range(25):  # one family, far past its 10 a minute and the source's 10 failures a minute
+        response = refresh(client, app, tokens["refresh_token"])
+        assert response.status_code == 400, response.content
+        assert response.json()["error"] == "invalid_grant"
+        assert "reconnect" in response.json()["error_description"]
+
+
+def test_a_reused_token_revokes_its_family_even_when_the_family_budget_is_spent(store):
+    from apps.oauth.models import RefreshToken
+
+    app = make_client()
+    tokens = tokens_for(UserFactory(), app)
+    client = Client()
+    token = tokens["refresh_token"]
+    for _ in range(10):
+        token = refresh(client, app, token).json()["refresh_token"]
+    assert refresh(client, app, token).status_code == 429
+    # A rotated token presented again is theft, budget or no budget: the family falls at once.
+    reused = refresh(client, app, tokens["refresh_token"])
+    assert reused.status_code == 400
+    assert reused.json()["error"] == "invalid_grant"
+    assert not RefreshToken.objects.filter(revoked__isnull=True).exists()
 
 
 def test_limiter_down_at_the_family_check_is_503_and_does_no_grant_work(store, monkeypatch):

@@ -78,8 +78,8 @@ class TokenView(OAuthLibMixin, View):
             return oauth_error("invalid_request", "resource may be given once.")
 
         try:
-            # A refresh's grant-family budget is applied by the validator once the token's
-            # row is read, before any write; a refusal rolls this transaction back.
+            # A refresh's grant-family budget is applied by the validator once every check
+            # has passed, before any write; a refusal rolls this transaction back.
             with transaction.atomic():
                 _, headers, body, status = self.create_token_response(request)
         except ratelimit_hooks.Refused as refused:

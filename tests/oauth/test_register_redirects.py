@@ -103,3 +103,43 @@ def test_any_registered_uri_may_match(client):
     assert both(application, "https://assistant.example/cb")
     assert both(application, "http://127.0.0.1:4242/cb")
     assert not both(application, "http://127.0.0.1:4242/other")
+
+
+@pytest.mark.parametrize(
+    "requested",
+    [
+        "http://127.0.0.1:abc/cb",
+        "http://127.0.0.1:99999/cb",
+        "http://127.0.0.1:65536/cb",
+        "http://127.0.0.1:-1/cb",
+        "http://127.0.0.1:/cb",
+        "http://127.0.0.1:0/cb",
+        "http://127.0.0.1:+80/cb",
+        "http://127.0.0.1: 80/cb",
+        "http://127.0.0.1:080/cb",
+        "http://127.0.0.1:8%30/cb",
+        "http://127.0.0.1:\u0663/cb",
+        "http://127.0.0.1:9999:9999/cb",
+    ],
+    ids=repr,
+)
+def test_a_loopback_port_must_be_a_real_port(client, requested):
+    # docs/spec.md 5.4: any port, which is a number from 1 to 65535; anything else matches nothing.
+    application = registered(client, ["http://127.0.0.1:9999/cb"])
+    assert not both(application, requested)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]"])
+@pytest.mark.parametrize("port", ["1", "80", "9999", "65535"])
+def test_every_real_port_matches_on_every_loopback_host(client, host, port):
+    application = registered(client, [f"http://{host}:9999/cb"])
+    assert both(application, f"http://{host}:{port}/cb")
+    assert both(application, f"http://{host}/cb")
+    assert not both(application, f"http://{host}:{port}99999/cb")
+
+
+@pytest.mark.parametrize("host", ["localhost", "[::1]"])
+@pytest.mark.parametrize("port", ["abc", "99999", "-1", "", "0"])
+def test_no_loopback_host_takes_a_port_that_is_not_one(client, host, port):
+    application = registered(client, [f"http://{host}:9999/cb"])
+    assert not both(application, f"http://{host}:{port}/cb")

@@ -11,6 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..redirects import is_loopback_redirect, split_authority
+
 INVALID_CLIENT_METADATA = "invalid_client_metadata"
 INVALID_REDIRECT_URI = "invalid_redirect_uri"
 
@@ -23,8 +25,6 @@ WEB, NATIVE = "web", "native"
 APPLICATION_TYPES = (WEB, NATIVE)
 GRANT_TYPES = ("authorization_code", "refresh_token")
 RESPONSE_TYPES = ("code",)
-# RFC 8252 7.3 loopback hosts; ``urlsplit().hostname`` lower-cases and strips IPv6 brackets.
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 # RFC 3986 characters only (IDNs in their xn-- form). Anything else, a backslash above
 # all, is parsed differently by browsers and by us, so the host the consent page shows
 # could differ from the one the browser is sent to.
@@ -70,11 +70,6 @@ def _has_unsafe_characters(value: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in value)
 
 
-def is_loopback_redirect(uri: str) -> bool:
-    parts = urlsplit(uri)
-    return parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
-
-
 def _string_list(data: dict, field: str, default: tuple[str, ...]) -> tuple[str, ...]:
     value = data.get(field)
     if value is None:
@@ -97,15 +92,14 @@ def _validate_redirect_uri(uri: str) -> None:
     if "@" in parts.netloc:
         raise _redirect_error("A redirect URI must not contain user information.")
     try:
-        parts.port  # noqa: B018 - an out-of-range or non-numeric port raises here
+        host, _port = split_authority(parts.netloc)
     except ValueError as exc:
-        raise _redirect_error("A redirect URI has an invalid port.") from exc
-    host = parts.netloc.rsplit(":", 1)[0] if not parts.netloc.endswith("]") else parts.netloc
+        raise _redirect_error("A redirect URI has an invalid port: a port is a number from 1 to 65535.") from exc
     if not parts.hostname or not _HOST.fullmatch(host.lower()):
         raise _redirect_error("A redirect URI must be an absolute https URL or an http loopback URL.")
     if parts.scheme == "https":
         return
-    if parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS:
+    if is_loopback_redirect(uri):
         return
     raise _redirect_error("Each redirect URI must be an https URL, or an http URL on 127.0.0.1, localhost or [::1].")
 

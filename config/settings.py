@@ -309,7 +309,7 @@ OAUTH2_PROVIDER = {
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     # The issuer (RFC 8414 / RFC 9207 `iss`) is the base URL itself.
     "OIDC_ISS_ENDPOINT": BASE_URL,
-    # Clients (apps/oauth/registration, apps/oauth/client_metadata.py; docs/decisions/oauth-clients.md).
+    # Clients (apps/oauth/registration, apps/oauth/client_metadata/; docs/decisions/oauth-clients.md).
     "APPLICATION_ADMIN_CLASS": "apps.oauth.admin.ApplicationAdmin",
     "CIMD_ENABLED": True,
     "CIMD_METADATA_FETCHER": "apps.oauth.client_metadata.ClientMetadataFetcher",
@@ -317,7 +317,8 @@ OAUTH2_PROVIDER = {
     "CIMD_MAX_DOCUMENT_SIZE": 5 * 1024,
     "CIMD_METADATA_MIN_AGE_SECONDS": 0,
     "CIMD_METADATA_MAX_AGE_SECONDS": 24 * 3600,
-    # An error is never cached (the draft forbids it); per-IP authorize budgets bound retries.
+    # DOT's own back-off serves only DOT's resolver, which is not used: a failed URL waits a minute
+    # in the limiter instead, and fetches are capped server-wide (apps/ratelimit/budgets.py).
     "CIMD_FAILURE_BACKOFF_SECONDS": 0,
 }
 

@@ -68,6 +68,7 @@ def facts() -> dict:
         "token_flood_rate": budgets.TOKEN_FLOOD_IP.rate,
         "authorize_per_minute": budgets.AUTHORIZE_REGISTER_IP.burst,
         "register_per_hour": budgets.REGISTER_IP_HOURLY.burst,
+        "register_per_hour_net48": budgets.REGISTER_NET48_HOURLY.burst,
         "registration_cap": REGISTRATION_CAP,
         "registration_retry_after": REGISTRATION_CLOSED_RETRY_AFTER,
         "purge_days": UNUSED_REGISTRATION_LIFETIME.days,
@@ -81,6 +82,7 @@ def facts() -> dict:
         "cimd_default_age_minutes": DEFAULT_MAX_AGE_SECONDS // 60,
         "cimd_max_age_hours": oauth2_settings.CIMD_METADATA_MAX_AGE_SECONDS // 3600,
         "cimd_max_url": MAX_CLIENT_ID_LENGTH,
+        "cimd_failure_retry_seconds": budgets.CIMD_FETCH_FAILED_URL.period,
     }
 
 

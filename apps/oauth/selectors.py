@@ -1,14 +1,12 @@
 """Reads for the OAuth core: client lookup, redirect URI matching, transactions, tokens."""
 
-from urllib.parse import urlsplit
-
 from django.conf import settings
 
 from apps.core.ids import digest, looks_like
+from apps.ratelimit.exceptions import LimiterUnavailable
 
 from .models import AccessToken, Application, ConsentTransaction, Grant, RefreshToken
-
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+from .redirects import redirect_uri_matches
 
 
 def permitted_resources() -> tuple[str, str]:
@@ -20,12 +18,12 @@ def issuer() -> str:
 
 
 def _resolve_metadata_document(client_id: str, request) -> Application | None:
-    try:
-        from apps.oauth.client_metadata import client_get_by_metadata_url
-    except ImportError:  # the clients engineer's module is not there yet
-        from oauth2_provider.cimd import resolve_cimd_application as client_get_by_metadata_url
+    from apps.oauth.client_metadata import client_get_by_metadata_url
+
     try:
         return client_get_by_metadata_url(client_id, request)
+    except LimiterUnavailable:
+        raise  # the fetch budgets cannot be read: 503 temporarily_unavailable, as every limiter outage
     except Exception:  # an unfetchable or invalid document is an unknown client
         return None
 
@@ -44,30 +42,9 @@ def client_get_for_authorize(client_id: str | None, request) -> Application | No
     return application
 
 
-def _split_loopback(uri: str):
-    parts = urlsplit(uri)
-    host = (parts.hostname or "").lower()
-    if parts.scheme != "http" or (host not in LOOPBACK_HOSTS and f"[{host}]" not in LOOPBACK_HOSTS):
-        return None
-    netloc_host = parts.netloc.rsplit("@", 1)[-1]
-    netloc_host = netloc_host.rsplit(":", 1)[0] if not netloc_host.endswith("]") else netloc_host
-    return (netloc_host.lower(), parts.path, parts.query)
-
-
 def redirect_uri_allowed(application: Application, uri: str | None) -> bool:
-    """Exact match against a registered URI; loopback URIs match on any port (RFC 8252 7.3)."""
-    if not uri or "#" in uri:
-        return False
-    # Userinfo is never registered (registration refuses it); stripping it to compare hosts would admit it.
-    if "@" in urlsplit(uri).netloc:
-        return False
-    registered = application.redirect_uris.split()
-    if uri in registered:
-        return True
-    loopback = _split_loopback(uri)
-    if loopback is None:
-        return False
-    return any(_split_loopback(candidate) == loopback for candidate in registered)
+    """Exact match against a registered URI; loopback URIs match on any real port (docs/spec.md 5.4)."""
+    return redirect_uri_matches(uri, application.redirect_uris.split())
 
 
 def transaction_get(*, transaction_id: str) -> ConsentTransaction | None:

@@ -7,14 +7,19 @@ which is how the token flood guard (burst 600, 120/min sustained) comes out as
 ``600;w=60``.
 
 A budget is keyed by one dimension of the caller (``principal``, ``user``,
-``ip``, ``client``, ``family``, ``account``). Alert-only budgets never block: crossing one
-writes a single structured warning line per window. ``penalty`` turns a budget
-into a lockout: the request that spends its last unit starts a back-off of that
-many seconds during which the budget stays empty.
+``ip``, ``net48``, ``client``, ``family``, ``account``, ``host``, ``url``). Alert-only
+budgets never block: crossing one writes a single structured warning line per window.
+``penalty`` turns a budget into a lockout: the request that spends its last unit
+starts a back-off of that many seconds during which the budget stays empty.
+
+A ``Concurrency`` row is a cap on work in progress rather than a rate: at most
+``limit`` at once across every process sharing the store (apps/ratelimit/concurrency.py).
 """
 
 import functools
 from dataclasses import dataclass
+
+from .concurrency import Concurrency
 
 PRINCIPAL = "principal"
 USER = "user"
@@ -23,6 +28,9 @@ CLIENT = "client"
 FAMILY = "family"
 NUMBER = "number"
 ACCOUNT = "account"  # an account name as typed on a page (a digest), whether or not an account has it
+NET48 = "net48"  # an IPv6 caller's /48 (IPv4 callers have none)
+HOST = "host"  # the host of a client metadata document URL
+URL = "url"  # a client metadata document URL
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,10 @@ KEY_MANAGEMENT_USER = per_minute("keys.user", 30, USER)
 METADATA_IP = per_minute("metadata.ip", 300, IP)
 AUTHORIZE_REGISTER_IP = per_minute("authorize_register.ip", 30, IP)
 REGISTER_IP_HOURLY = Budget("register.ip.hour", burst=20, rate=20, period=3600, key=IP)
+# Each /64 has its own 20 an hour, and one network holds thousands of /64s: without
+# an aggregate, a /56 would fill the 5,000-client cap in an hour. IPv4 addresses are
+# scarce enough that the per-address budget stands alone.
+REGISTER_NET48_HOURLY = Budget("register.net48.hour", burst=60, rate=60, period=3600, key=NET48)
 TOKEN_FLOOD_IP = Budget("token_flood.ip", burst=600, rate=120, period=60, key=IP)
 BEARER_FAILURES_IP = per_minute("bearer_failures.ip", 60, IP)
 
@@ -95,6 +107,14 @@ SIGNIN_FAILURES_ACCOUNT = Budget("signin_failures.account", burst=5, rate=5, per
 PASSWORD_RESET_IP = Budget("password_reset.ip", burst=10, rate=10, period=3600, key=IP)
 PASSWORD_RESET_ACCOUNT = Budget("password_reset.account", burst=3, rate=3, period=3600, key=ACCOUNT)
 
+# --- Client metadata documents (docs/spec.md 5.3) ----------------------------
+# A fetch of a client-chosen URL holds a worker for up to its deadline, so fetches are
+# bounded server-wide (concurrency), per host, and per failing URL (a failed fetch is
+# not tried again for a minute: a budget of one, spent by the failure, peeked before).
+CIMD_FETCHES_IN_FLIGHT = Concurrency("cimd_fetches.in_flight", limit=2)
+CIMD_FETCH_HOST = per_minute("cimd_fetch.host", 30, HOST)
+CIMD_FETCH_FAILED_URL = Budget("cimd_fetch_failed.url", burst=1, rate=1, period=60, key=URL)
+
 # Budget classes: every budget that applies to one kind of request.
 READS = "reads"  # an authenticated read (GET/HEAD with a bearer, and every /mcp call)
 CLASSES: dict[str, tuple[Budget, ...]] = {
@@ -106,7 +126,7 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "key_management": (KEY_MANAGEMENT_USER,),
     "metadata": (METADATA_IP,),
     "authorize": (AUTHORIZE_REGISTER_IP,),
-    "register": (AUTHORIZE_REGISTER_IP, REGISTER_IP_HOURLY),
+    "register": (AUTHORIZE_REGISTER_IP, REGISTER_IP_HOURLY, REGISTER_NET48_HOURLY),
     "token_flood": (TOKEN_FLOOD_IP,),
     "bearer_failure": (BEARER_FAILURES_IP,),
     "exchange_failure": (EXCHANGE_FAILURES_IP, EXCHANGE_FAILURES_CLIENT),
@@ -114,6 +134,8 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "exchange_success": (EXCHANGE_SUCCESSES_CLIENT,),
     "signin_failure": (SIGNIN_FAILURES_IP, SIGNIN_FAILURES_ACCOUNT),
     "password_reset": (PASSWORD_RESET_IP, PASSWORD_RESET_ACCOUNT),
+    "cimd_fetch": (CIMD_FETCH_HOST,),
+    "cimd_fetch_failed": (CIMD_FETCH_FAILED_URL,),
 }
 
 # Budgets applied by path before any view runs, keyed by source address.

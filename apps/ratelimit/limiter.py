@@ -91,6 +91,18 @@ def _source_key(raw: str) -> str:
     return str(ip)
 
 
+@functools.lru_cache(maxsize=4096)
+def _network48_key(raw: str) -> str | None:
+    """An IPv6 caller's /48 (one site's allocation); None for IPv4 and unparsable addresses."""
+    try:
+        ip = ipaddress.ip_address(raw)
+    except ValueError:
+        return None
+    if ip.version == 4 or ip.ipv4_mapped is not None:
+        return None
+    return str(ipaddress.ip_network(f"{ip}/48", strict=False))
+
+
 def short(value: str) -> str:
     # Client ids may be long URLs (metadata documents); keys stay bounded.
     return value if len(value) <= 64 else hashlib.sha256(value.encode()).hexdigest()
@@ -101,10 +113,12 @@ def subject_of(request=None, *, principal=None, user=None, client_id=None, famil
         user = principal.user
         client_id = client_id or principal.client_id
     user_id = getattr(user, "pk", None)
+    source = client_ip(request) if request is not None else None
     return {
         table.PRINCIPAL: f"{user_id}:{principal.credential_id}" if principal is not None else None,
         table.USER: str(user_id) if user_id is not None else None,
-        table.IP: source_key(request) if request is not None else None,
+        table.IP: _source_key(source) if source is not None else None,
+        table.NET48: _network48_key(source) if source is not None else None,
         table.CLIENT: short(client_id) if client_id else None,
         table.FAMILY: short(str(family_id)) if family_id else None,
         table.NUMBER: number,

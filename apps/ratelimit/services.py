@@ -10,6 +10,7 @@ is kept on the request and RateLimitMiddleware writes its headers.
 RateLimitMiddleware (oauthlib validators do not see the Django request).
 """
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -20,6 +21,7 @@ from apps.core.request_context import current_request
 
 from . import budgets as table
 from . import conf
+from .concurrency import Concurrency
 from .exceptions import LimiterUnavailable, RateLimited
 from .gcra import Check
 from .limiter import (
@@ -28,6 +30,7 @@ from .limiter import (
     decide,
     enabled,
     evaluate,
+    short,
     source_key,
     store_call,
     subject_of,
@@ -95,7 +98,7 @@ def ratelimit_exchange_failed(*, client_id: str | None = None, request=None) -> 
 
 
 def ratelimit_grant_family(*, family_id: str, request=None) -> Decision | None:
-    """Count one refresh for a grant family, before any grant work.
+    """Count one successful refresh for a grant family, before its writes.
 
     More than 10 a minute for one family raise RateLimited (429
     ``temporarily_unavailable`` on /oauth/token) for that family only; the
@@ -237,3 +240,57 @@ def ratelimit_password_reset(*, request, account: str) -> None:
     """
     subject = {table.IP: source_key(request), table.ACCOUNT: account_key(account)}
     evaluate(request, build_checks(table.CLASSES["password_reset"], subject), record=False)
+
+
+# --- Client metadata documents (apps/oauth/client_metadata) ----------------------
+
+
+def ratelimit_document_fetch(*, host: str, url: str) -> None:
+    """Spend one fetch of a client metadata document from ``host``, unless ``url`` failed within the minute.
+
+    Raises RateLimited when the host's budget is spent or the URL's last fetch
+    failed less than a minute ago (nothing is spent then), LimiterUnavailable
+    when the store cannot answer.
+    """
+    subject = {table.HOST: host.lower(), table.URL: short(url)}
+    checks = build_checks(table.CLASSES["cimd_fetch"], subject, advertise=False)
+    checks += build_checks(table.CLASSES["cimd_fetch_failed"], subject, peek=True, advertise=False)
+    evaluate(None, checks, record=False)
+
+
+def ratelimit_document_fetch_failed(*, url: str) -> None:
+    """A fetch of ``url`` failed: it is not fetched again for a minute. Never raises."""
+    checks = build_checks(table.CLASSES["cimd_fetch_failed"], {table.URL: short(url)}, advertise=False)
+    try:
+        evaluate(None, checks, record=False)
+    except RateLimited:
+        pass  # already failing: the minute runs from the first failure
+    except LimiterUnavailable:
+        logger.warning("failed client metadata fetch not recorded: rate limiter store unavailable")
+
+
+@contextlib.contextmanager
+def ratelimit_in_flight(*, cap: Concurrency, hold_seconds: float):
+    """Yield True while holding one of ``cap``'s slots, or False at once when every slot is held.
+
+    Never waits for a slot. ``hold_seconds`` bounds how long a slot outlives a
+    holder that never gives it back (a killed worker); it must exceed the
+    work's own deadline. Raises LimiterUnavailable when the store cannot
+    answer: fail closed.
+    """
+    if not enabled():
+        yield True
+        return
+    with store_call():
+        store = conf.get_store()
+        token = store.slot_acquire(cap.key, limit=cap.limit, ttl_ms=max(1, int(hold_seconds * 1000)))
+    if token is None:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        try:
+            store.slot_release(cap.key, token)
+        except StoreUnavailable as exc:  # the slot expires on its own
+            logger.warning("in-flight slot of %s not released: limiter store unavailable: %s", cap.name, exc)

@@ -1,6 +1,6 @@
 """Settings of the live server the end-to-end tests start: the real settings, plus the
 two test-only CIMD settings that admit the local HTTPS fixture serving client
-metadata documents (apps/oauth/client_metadata.py). No deployment uses this module.
+metadata documents (apps/oauth/client_metadata/). No deployment uses this module.
 """
 
 import os

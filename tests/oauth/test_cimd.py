@@ -1,197 +1,21 @@
 """Client metadata documents (docs/spec.md 5.3): fetching rules and caching.
 
-A real HTTPS server on 127.0.0.1 (certificate from a CA generated here) serves the
-documents. It is reachable only because two test-only settings admit it:
-``CIMD_TEST_ALLOWED_ADDRESSES`` and ``CIMD_TEST_CA_FILE``. Host names are mapped to
-addresses by a stand-in for ``socket.getaddrinfo``, which also counts lookups.
+The servers and the DNS stand-in are in tests/oauth/cimd_support.py; their
+fixtures (``cimd``, ``dns``) in tests/oauth/conftest.py.
 """
 
-import contextlib
-import ipaddress
 import json
 import socket
-import ssl
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from cryptography import x509
 from django.test import Client
 from django.utils import timezone
-from oauth2_provider.cimd import CIMDError
 
-from apps.oauth.client_metadata import ClientMetadataFetcher, client_get_by_metadata_url
+from apps.oauth.client_metadata import client_get_by_metadata_url
 from apps.oauth.models import Application
-from tests import tls
+from tests.oauth.cimd_support import PATH, Route, document, refused, serve_document
 from tests.oauth.helpers import authorize_params, decide, exchange, pkce, query, signed_in, start
-
-FIXTURE_HOSTS = ("client.example.test", "rebind.example.test")
-PATH = "/oauth/client.json"
-
-
-# --- certificates ---------------------------------------------------------------------------
-
-
-def make_certificates(directory):
-    """A CA and a certificate for the fixture hosts (DNS names, resolved by the test)."""
-    return tls.make_certificates(
-        directory,
-        ca_name="CIMD test CA",
-        common_name=FIXTURE_HOSTS[0],
-        alt_names=[x509.DNSName(h) for h in FIXTURE_HOSTS],
-    )
-
-
-# --- the fixture server ------------------------------------------------------------------------
-
-
-class Route:
-    def __init__(self, status=200, body=b"", headers=None, delay=0.0, content_length=True, trickle=0.0):
-        self.status = status
-        self.body = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.headers = {"Content-Type": "application/json", **(headers or {})}
-        self.delay = delay
-        self.trickle = trickle  # seconds between body bytes
-        self.content_length = content_length
-
-
-class FixtureServer:
-    def __init__(self, server):
-        self.server = server
-        self.port = server.server_address[1]
-        self.routes: dict[str, Route] = {}
-        self.hits: list[tuple[str, str]] = []
-
-    def url(self, path=PATH, host=FIXTURE_HOSTS[0]):
-        return f"https://{host}:{self.port}{path}"
-
-    def serve(self, path, route):
-        self.routes[path] = route
-
-    def hits_on(self, path):
-        return sum(1 for p, _ in self.hits if p == path)
-
-
-def _handler(fixture):
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            fixture.hits.append((self.path, self.headers.get("Host")))
-            route = fixture.routes.get(self.path) or Route(404, {"error": "not found"})
-            if route.delay:
-                time.sleep(route.delay)
-            self.send_response(route.status)
-            for name, value in route.headers.items():
-                self.send_header(name, value)
-            if route.content_length:
-                self.send_header("Content-Length", str(len(route.body)))
-            self.end_headers()
-            with contextlib.suppress(OSError):
-                if not route.trickle:
-                    self.wfile.write(route.body)
-                for byte in route.body if route.trickle else b"":
-                    self.wfile.write(bytes([byte]))
-                    self.wfile.flush()
-                    time.sleep(route.trickle)
-
-        def log_message(self, *args):
-            pass
-
-    return Handler
-
-
-@pytest.fixture(scope="module")
-def tls_files(tmp_path_factory):
-    return make_certificates(tmp_path_factory.mktemp("cimd-tls"))
-
-
-@pytest.fixture(scope="module")
-def https_server(tls_files):
-    _ca, cert_file, key_file = tls_files
-    fixture = FixtureServer.__new__(FixtureServer)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fixture))
-    server.daemon_threads = True
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    FixtureServer.__init__(fixture, server)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield fixture
-    server.shutdown()
-    server.server_close()
-
-
-class FakeDNS:
-    """Answers for the test host names; everything else goes to the real resolver."""
-
-    def __init__(self, real):
-        self.real = real
-        self.answers: dict[str, list] = {}
-        self.lookups: list[str] = []
-
-    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):
-        if host not in self.answers:
-            return self.real(host, port, family, type, proto, flags)
-        self.lookups.append(host)
-        answer = self.answers[host]
-        if callable(answer):
-            answer = answer()
-        if isinstance(answer, Exception):
-            raise answer
-        infos = []
-        for ip in answer:
-            fam = socket.AF_INET6 if ipaddress.ip_address(ip).version == 6 else socket.AF_INET
-            addr = (ip, port, 0, 0) if fam == socket.AF_INET6 else (ip, port)
-            infos.append((fam, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", addr))
-        return infos
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    for host in FIXTURE_HOSTS:
-        fake.answers[host] = ["127.0.0.1"]
-    fake.answers["wrong-name.example.test"] = ["127.0.0.1"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
-
-
-@pytest.fixture
-def cimd(https_server, tls_files, dns, settings):
-    """The fixture server, admitted through the test-only settings."""
-    settings.CIMD_TEST_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    settings.CIMD_TEST_CA_FILE = str(tls_files[0])
-    https_server.routes.clear()
-    https_server.hits.clear()
-    return https_server
-
-
-def document(url, **overrides):
-    doc = {
-        "client_id": url,
-        "client_name": "Example Assistant",
-        "client_uri": "https://assistant.example",
-        "redirect_uris": ["https://assistant.example/callback", "http://127.0.0.1/callback"],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-    }
-    doc.update(overrides)
-    return {k: v for k, v in doc.items() if v is not None}
-
-
-def serve_document(server, path=PATH, headers=None, **overrides):
-    url = server.url(path)
-    server.serve(path, Route(200, document(url, **overrides), headers=headers))
-    return url
-
-
-def refused(url):
-    with pytest.raises(CIMDError) as info:
-        ClientMetadataFetcher().fetch(url)
-    return str(info.value)
-
 
 pytestmark = pytest.mark.django_db
 
@@ -467,20 +291,27 @@ class TestCaching:
         assert client_get_by_metadata_url(url, None) is not None
         assert cimd.hits_on(PATH) == 2
 
-    def test_errors_are_never_cached(self, cimd):
+    def test_an_error_is_never_kept_as_the_document_only_delays_the_next_fetch(self, cimd, limiter):
+        # A failing URL is not fetched again for a minute; after that it is, whatever the error said.
         url = cimd.url()
         cimd.serve(PATH, Route(500, b"oops", headers={"Cache-Control": "max-age=3600"}))
         assert client_get_by_metadata_url(url, None) is None
         serve_document(cimd)
+        limiter.clock.advance(59)
+        assert client_get_by_metadata_url(url, None) is None
+        assert cimd.hits_on(PATH) == 1
+        limiter.clock.advance(1)
         assert client_get_by_metadata_url(url, None) is not None
         assert cimd.hits_on(PATH) == 2
 
-    def test_invalid_documents_are_never_cached(self, cimd):
+    def test_an_invalid_document_is_never_kept_either(self, cimd, limiter):
         url = cimd.url()
         cimd.serve(PATH, Route(200, document(url, client_id="https://other.example/c.json")))
         assert client_get_by_metadata_url(url, None) is None
         serve_document(cimd)
+        limiter.clock.advance(60)
         assert client_get_by_metadata_url(url, None) is not None
+        assert not Application.objects.exclude(client_id=url).exists()
 
     def test_expired_document_is_fetched_again_and_updated(self, cimd):
         url = serve_document(cimd, headers={"Cache-Control": "max-age=600"})

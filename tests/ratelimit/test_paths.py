@@ -66,6 +66,36 @@ def test_register_is_also_20_an_hour_per_address(api, store):
     assert register(api).status_code != 429
 
 
+def test_register_is_also_60_an_hour_per_ipv6_48_across_its_64s(api, store):
+    # Each /64 keeps docs/spec.md's 20 an hour; a /48 holds 65,536 of them, so it has an aggregate of its own.
+    for subnet in range(4):
+        for host in range(15):
+            assert register(api, REMOTE_ADDR=f"2001:db8:7:{subnet}::{host + 1}").status_code != 429
+    denied = register(api, REMOTE_ADDR="2001:db8:7:99::1")  # a fresh /64 of the same /48
+    assert denied.status_code == 429
+    assert denied.json()["error"] == "temporarily_unavailable"
+    assert denied["RateLimit-Policy"] == "60;w=3600"
+    assert denied["Retry-After"] == "60"
+    assert register(api, REMOTE_ADDR="2001:db8:8:99::1").status_code != 429  # another /48
+    store.clock.advance(60)  # 60 an hour: one a minute
+    assert register(api, REMOTE_ADDR="2001:db8:7:99::1").status_code != 429
+    assert register(api, REMOTE_ADDR="2001:db8:7:99::1").status_code == 429
+
+
+def test_ipv4_addresses_keep_the_per_address_budget_alone(api, store):
+    # IPv4 addresses are scarce: no aggregate over a /24 or any other prefix.
+    for host in range(4):
+        for _ in range(20):
+            assert register(api, REMOTE_ADDR=f"198.51.100.{host + 1}").status_code != 429
+
+
+def test_an_ipv4_mapped_ipv6_caller_is_the_ipv4_caller(api, store):
+    for _ in range(20):
+        assert register(api, REMOTE_ADDR="::ffff:198.51.100.7").status_code != 429
+    assert register(api, REMOTE_ADDR="198.51.100.7").status_code == 429
+    assert register(api, REMOTE_ADDR="::ffff:198.51.100.8").status_code != 429
+
+
 def test_authorize_and_register_share_the_30_a_minute_budget(api, store):
     for _ in range(25):
         api.get("/oauth/authorize")

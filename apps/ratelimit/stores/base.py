@@ -56,3 +56,14 @@ class Store(ABC):
     @abstractmethod
     def clear(self) -> None:
         """Forget every budget under this store's prefix (tests, operators)."""
+
+    # In-flight slots (services.ratelimit_in_flight): a cap on work in progress.
+    def slot_acquire(self, key: str, *, limit: int, ttl_ms: int, now_ms: int | None = None) -> str | None:
+        """Take one of ``limit`` slots under ``key`` for at most ``ttl_ms``: a token to release it, or None when full.
+
+        Slots past their expiry are free again, so a holder that dies gives its slot back.
+        """
+        raise StoreUnavailable(f"{type(self).__name__} holds no in-flight slots")
+
+    def slot_release(self, key: str, token: str) -> None:
+        raise StoreUnavailable(f"{type(self).__name__} holds no in-flight slots")

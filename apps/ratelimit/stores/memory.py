@@ -4,6 +4,7 @@ Budgets live in this process only: two server processes would each grant the
 full budget, so production uses the Redis store (a system check warns).
 """
 
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ class MemoryStore(Store):
         self._lock = threading.Lock()
         self._tats: dict[str, tuple[int, int]] = {}  # key -> (tat, expires_at) in ms
         self._flags: dict[str, tuple[int]] = {}  # key whose alert ceiling was crossed -> (expires_at,)
+        self._slots: dict[str, dict[str, int]] = {}  # key -> {holder token: expires_at}
         self._calls = 0
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
@@ -52,7 +54,24 @@ class MemoryStore(Store):
             for key in [k for k, v in table.items() if v[-1] <= now]:
                 del table[key]
 
+    def slot_acquire(self, key: str, *, limit: int, ttl_ms: int, now_ms: int | None = None) -> str | None:
+        with self._lock:
+            now = int(self.clock() * 1000) if now_ms is None else now_ms
+            full_key = self.full_key(key)
+            held = {token: until for token, until in self._slots.get(full_key, {}).items() if until > now}
+            self._slots[full_key] = held
+            if len(held) >= limit:
+                return None
+            token = secrets.token_hex(8)
+            held[token] = now + ttl_ms
+            return token
+
+    def slot_release(self, key: str, token: str) -> None:
+        with self._lock:
+            self._slots.get(self.full_key(key), {}).pop(token, None)
+
     def clear(self) -> None:
         with self._lock:
             self._tats.clear()
             self._flags.clear()
+            self._slots.clear()

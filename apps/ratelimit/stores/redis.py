@@ -16,6 +16,7 @@ tags); a single primary with replicas is the supported topology.
 
 import functools
 import os
+import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -41,6 +42,8 @@ SCRIPT = _script("redis_gcra.lua")
 LOOKUP_SCRIPT = _script("redis_credential_lookup.lua")
 FILL_SCRIPT = _script("redis_credential_fill.lua")
 REVOKE_SCRIPT = (HERE / "redis_credential_revoke.lua").read_text()
+SLOT_ACQUIRE_SCRIPT = (HERE / "redis_slot_acquire.lua").read_text()
+SLOT_RELEASE_SCRIPT = "return redis.call('ZREM', KEYS[1], ARGV[1])"
 USER_EPOCH_TTL = 86400
 
 
@@ -102,6 +105,8 @@ class RedisStore(Store):
         self.lookup_script = self.client.register_script(LOOKUP_SCRIPT)
         self.fill_script = self.client.register_script(FILL_SCRIPT)
         self.revoke_script = self.client.register_script(REVOKE_SCRIPT)
+        self.slot_acquire_script = self.client.register_script(SLOT_ACQUIRE_SCRIPT)
+        self.slot_release_script = self.client.register_script(SLOT_RELEASE_SCRIPT)
         self._local = threading.local()
 
     def _connection(self):
@@ -181,6 +186,17 @@ class RedisStore(Store):
         else:
             keys, args = [self._user_epoch_key(user_id)], [USER_EPOCH_TTL]
         self.run_script(self.revoke_script, keys, args)
+
+    # --- In-flight slots (services.ratelimit_in_flight) ------------------------------
+
+    def slot_acquire(self, key: str, *, limit: int, ttl_ms: int, now_ms: int | None = None) -> str | None:
+        token = secrets.token_hex(8)
+        args = [limit, ttl_ms, token, "" if now_ms is None else int(now_ms)]
+        taken = self.run_script(self.slot_acquire_script, [self.full_key(key)], args)
+        return token if int(taken) else None
+
+    def slot_release(self, key: str, token: str) -> None:
+        self.run_script(self.slot_release_script, [self.full_key(key)], [token])
 
     def clear(self) -> None:
         try:

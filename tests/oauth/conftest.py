@@ -1,0 +1,70 @@
+"""Fixtures of the OAuth tests: the client metadata document servers (tests/oauth/cimd_support.py)."""
+
+import socket
+
+import pytest
+
+from apps.ratelimit import conf
+from apps.ratelimit.stores.memory import MemoryStore
+from tests.oauth.cimd_support import FIXTURE_HOSTS, FakeDNS, SlowHost, make_certificates, start_https_server
+
+
+@pytest.fixture(scope="session")
+def tls_files(tmp_path_factory):
+    return make_certificates(tmp_path_factory.mktemp("cimd-tls"))
+
+
+@pytest.fixture(scope="session")
+def https_server(tls_files):
+    fixture, server = start_https_server(tls_files)
+    yield fixture
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    fake = FakeDNS(socket.getaddrinfo)
+    for host in FIXTURE_HOSTS:
+        fake.answers[host] = ["127.0.0.1"]
+    fake.answers["wrong-name.example.test"] = ["127.0.0.1"]
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    return fake
+
+
+@pytest.fixture
+def cimd(https_server, tls_files, dns, settings):
+    """The fixture server, admitted through the test-only settings."""
+    settings.CIMD_TEST_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    settings.CIMD_TEST_CA_FILE = str(tls_files[0])
+    https_server.routes.clear()
+    https_server.hits.clear()
+    return https_server
+
+
+@pytest.fixture
+def slow_host():
+    host = SlowHost()
+    yield host
+    host.close()
+
+
+class Clock:
+    """A hand-driven clock in seconds."""
+
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def limiter(monkeypatch):
+    """The limiter's store for this test: in-process, on a hand-driven clock (``limiter.clock``)."""
+    store = MemoryStore(key_prefix="t", clock=Clock())
+    monkeypatch.setattr(conf, "get_store", lambda: store)
+    return store

@@ -1,6 +1,7 @@
 """POST /oauth/register (docs/spec.md 2.5, 4.3, 7.3, 8.2): every rule and error, and nothing written on refusal."""
 
 import json
+import logging
 import time
 
 import pytest
@@ -288,6 +289,8 @@ class TestInvalidRedirectUri:
         [
             "https://assistant.example:99999/cb",
             "https://assistant.example:port/cb",
+            "https://assistant.example:/cb",
+            "https://assistant.example:0/cb",
             "https://a.example/c b",
             "https://a.example/\ncb",
         ],
@@ -295,6 +298,24 @@ class TestInvalidRedirectUri:
     )
     def test_malformed(self, client, uri):
         assert_refused(register(client, {**FULL, "redirect_uris": [uri]}), "invalid_redirect_uri")
+
+    @pytest.mark.parametrize(
+        "uri",
+        [
+            "http://127.0.0.1:/cb",
+            "http://127.0.0.1:0/cb",
+            "http://127.0.0.1:-1/cb",
+            "http://127.0.0.1:080/cb",
+            "http://127.0.0.1:65536/cb",
+            "http://localhost:abc/cb",
+            "http://[::1]:/cb",
+        ],
+        ids=repr,
+    )
+    def test_loopback_ports_are_real_ports(self, client, uri):
+        # docs/spec.md 5.4 allows any port on a loopback URI: a port is a number from 1 to 65535.
+        body = {"client_name": "CLI", "application_type": "native", "redirect_uris": [uri]}
+        assert_refused(register(client, body), "invalid_redirect_uri")
 
     @pytest.mark.parametrize(
         "uri",
@@ -411,6 +432,36 @@ class TestGlobalCap:
         )
         assert register(client, FULL).status_code == 201
         self.assert_closed(register(client, FULL))
+
+    def test_operators_are_warned_as_unused_registrations_pass_80_percent_of_the_cap(self, client, monkeypatch, caplog):
+        monkeypatch.setattr(services, "REGISTRATION_CAP", 100)
+        _bulk_self_registered(79)
+        _bulk_self_registered(5, last_used_at=timezone.now())  # used: they count to the cap, not here
+
+        def warnings():
+            return [
+                json.loads(r.getMessage())
+                for r in caplog.records
+                if r.name == "apps.oauth.registration.services" and r.levelno == logging.WARNING
+            ]
+
+        with caplog.at_level(logging.WARNING, logger="apps.oauth.registration.services"):
+            assert register(client, FULL).status_code == 201  # the 80th unused registration
+            assert register(client, FULL).status_code == 201  # the 81st: once per step, not per registration
+            assert warnings() == [
+                {"event": "oauth.registration_cap_filling", "unused": 80, "unexpired": 85, "cap": 100, "percent": 80}
+            ]
+            _bulk_self_registered(3)
+            assert register(client, FULL).status_code == 201  # the 85th
+        assert [w["percent"] for w in warnings()] == [80, 85]
+
+    def test_no_warning_below_80_percent(self, client, monkeypatch, caplog):
+        monkeypatch.setattr(services, "REGISTRATION_CAP", 100)
+        _bulk_self_registered(70, last_used_at=timezone.now())
+        _bulk_self_registered(8)
+        with caplog.at_level(logging.WARNING, logger="apps.oauth.registration.services"):
+            assert register(client, FULL).status_code == 201
+        assert not [r for r in caplog.records if r.name == "apps.oauth.registration.services"]
 
     def test_invalid_body_is_still_400_when_closed(self, client, monkeypatch):
         monkeypatch.setattr(services, "REGISTRATION_CAP", 0)

@@ -45,3 +45,12 @@ def client_count_unexpired_self_registered(*, now: datetime) -> int:
         .filter(Q(last_used_at__isnull=False) | Q(created__gte=now - UNUSED_REGISTRATION_LIFETIME))
         .count()
     )
+
+
+def client_count_unused_self_registered(*, now: datetime) -> int:
+    """Self-registered clients never used and registered within 30 days: what the purge will take.
+
+    The part of the cap that filling it by registering and never using costs
+    nothing; watched so operators hear of it before registration closes.
+    """
+    return _self_registered().filter(last_used_at__isnull=True, created__gte=now - UNUSED_REGISTRATION_LIFETIME).count()

@@ -1,5 +1,8 @@
 """Writes of clients: dynamic registration, disabling, partner marking, purging."""
 
+import json
+import logging
+import math
 from datetime import datetime
 
 from django.db import connection, transaction
@@ -9,10 +12,18 @@ from oauth2_provider.models import get_application_model
 from apps.core.ids import new_id
 
 from .metadata import ClientMetadata
-from .selectors import client_count_unexpired_self_registered, client_list_purgeable
+from .selectors import (
+    client_count_unexpired_self_registered,
+    client_count_unused_self_registered,
+    client_list_purgeable,
+)
+
+log = logging.getLogger(__name__)
 
 # docs/spec.md 8.2: global cap of unexpired self-registered clients.
 REGISTRATION_CAP = 5000
+# Operators are warned as unused registrations pass each of these shares of the cap.
+CAP_WARNING_PERCENTS = (80, 85, 90, 95, 100)
 REGISTRATION_CLOSED_RETRY_AFTER = 3600
 CLIENT_ID_PREFIX = "dcr_"
 # Any constant identifies "the registration cap" among PostgreSQL advisory locks.
@@ -38,7 +49,8 @@ def client_register(*, metadata: ClientMetadata, now: datetime | None = None):
     now = now or timezone.now()
     with transaction.atomic():
         _serialize_registrations()
-        if client_count_unexpired_self_registered(now=now) >= REGISTRATION_CAP:
+        unexpired = client_count_unexpired_self_registered(now=now)
+        if unexpired >= REGISTRATION_CAP:
             raise RegistrationClosed
         client = Application(
             client_id=new_id(CLIENT_ID_PREFIX),
@@ -56,7 +68,36 @@ def client_register(*, metadata: ClientMetadata, now: datetime | None = None):
             hash_client_secret=False,
         )
         client.save()
+    registration_cap_watch(now=now, unexpired=unexpired + 1)
     return client
+
+
+def registration_cap_watch(*, now: datetime, unexpired: int) -> None:
+    """Warn operators as registrations nobody uses fill the cap (80 %, then every 5 %).
+
+    The cap closes registration for everyone for as long as 30 days, and the
+    per-address budgets slow a wide network down without stopping it, so a
+    cap filling with unused clients is an attack to look at (purge, or block
+    the network), not only a number. Registrations are serialised and each adds
+    one unused client, so the count meets every step on its way up: one line
+    per step, none per registration. Costs a count only near the cap.
+    """
+    steps = {math.ceil(REGISTRATION_CAP * percent / 100): percent for percent in CAP_WARNING_PERCENTS}
+    if unexpired < min(steps):
+        return  # the unused ones are a part of the unexpired ones
+    unused = client_count_unused_self_registered(now=now)
+    if unused in steps:
+        log.warning(
+            json.dumps(
+                {
+                    "event": "oauth.registration_cap_filling",
+                    "unused": unused,
+                    "unexpired": unexpired,
+                    "cap": REGISTRATION_CAP,
+                    "percent": steps[unused],
+                }
+            )
+        )
 
 
 def client_disable(*, client, now: datetime | None = None) -> None:

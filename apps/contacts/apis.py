@@ -24,7 +24,8 @@ def _error(description: str) -> OpenApiResponse:
 FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
 QUERY_PARAMETER = OpenApiParameter(
     "query",
-    {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH},
+    # No control characters: the input guard refuses them on every /v1 parameter (apps/core/inputs.py).
+    {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH, "pattern": r"^[^\x00-\x1f\x7f-\x9f]*$"},
     description=(
         "Letters: every word must be the start of a word of the contact's name, case and accents ignored "
         "(jose and alv find José Álvarez; ose does not). Digits (spaces, +, -, ., parentheses ignored): "

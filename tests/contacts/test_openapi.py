@@ -67,7 +67,12 @@ def test_the_list_and_its_parameters(document):
     assert listed["properties"]["data"]["items"] == {"$ref": "#/components/schemas/Contact"}
     p = params(operation)
     assert set(p) == {"limit", "starting_after", "ending_before", "query", "Service-Version"}
-    assert p["query"]["schema"] == {"type": "string", "minLength": 1, "maxLength": 100}
+    assert p["query"]["schema"] == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100,
+        "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f]*$",
+    }
     assert "start of a word" in p["query"]["description"] and "digits" in p["query"]["description"]
     assert p["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
     for cursor in ("starting_after", "ending_before"):

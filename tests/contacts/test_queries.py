@@ -8,6 +8,7 @@ from django.test import Client
 from apps.ratelimit import conf
 from tests.factories import make_api_key
 from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_contact, make_contacts
 
@@ -68,3 +69,12 @@ def test_statements_per_answer(contacts, cached_secret, django_assert_num_querie
         response = get(path, cached_secret, **query)
     assert response.status_code == 200, response.content
     assert statements <= 3
+
+
+def test_the_tool_costs_two_statements(contacts, user, settings, django_assert_num_queries):
+    # The stand-in resolver answers from memory: what is counted is the tool's own work.
+    mcp = McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"contacts:read"})))
+    call = {"name": "svc_search_contacts", "arguments": {"query": "ana", "limit": 5}}
+    with django_assert_num_queries(2):  # the page of matches, their numbers
+        response = mcp.request("tools/call", call)
+    assert len(response.json()["result"]["structuredContent"]["contacts"]) == 5

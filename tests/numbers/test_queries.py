@@ -7,6 +7,7 @@ from django.test import Client
 from apps.ratelimit import conf
 from tests.factories import make_api_key
 from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_caller_id, make_numbers
 
@@ -64,3 +65,11 @@ def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, p
         response = get(path, cached_secret, **query)
     assert response.status_code == 200, response.content
     assert statements <= 3
+
+
+def test_the_tool_costs_two_statements(rows, user, settings, django_assert_num_queries):
+    # The stand-in resolver answers from memory: what is counted is the tool's own work.
+    mcp = McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"numbers:read"})))
+    with django_assert_num_queries(2):  # the active numbers, the caller IDs
+        response = mcp.request("tools/call", {"name": "svc_list_numbers", "arguments": {}})
+    assert len(response.json()["result"]["structuredContent"]["numbers"]) == 6

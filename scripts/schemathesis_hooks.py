@@ -42,6 +42,11 @@ schemathesis.openapi.format(
 schemathesis.openapi.format(
     "call-id", st.sampled_from([i for i in os.environ.get("ST_CALL_IDS", "").split(",") if i] or ["call_0"])
 )
+# The ledger's cursors (apps/billing/apis.py): ids of the fuzzed account's demo ledger rows.
+schemathesis.openapi.format(
+    "balance-transaction-id",
+    st.sampled_from([i for i in os.environ.get("ST_TXN_IDS", "").split(",") if i] or ["txn_0"]),
+)
 # GET /v1/rates?to= (apps/rates/apis.py): a number phonenumbers calls possible or a name of one
 # country, which no pattern states; priced by the demo deck or not (then 404).
 schemathesis.openapi.format(

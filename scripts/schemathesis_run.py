@@ -89,6 +89,14 @@ def demo_call_ids(base: str, key: str) -> list[str]:
     return [call["id"] for call in json.load(urllib.request.urlopen(request))["data"]]
 
 
+def demo_transaction_ids(base: str, key: str) -> list[str]:
+    """Ids of a few of the account's ledger rows (seed_demo made them): real objects for the ledger's cursors."""
+    request = urllib.request.Request(
+        f"{base}/v1/balance_transactions?limit=3", headers={"Authorization": f"Bearer {key}"}
+    )
+    return [row["id"] for row in json.load(urllib.request.urlopen(request))["data"]]
+
+
 def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -171,6 +179,7 @@ def main() -> int:
                 "ST_CSRF": csrf,
                 "ST_KEY_IDS": ",".join(cursor_keys(base, session, csrf)),
                 "ST_CALL_IDS": ",".join(demo_call_ids(base, key)),
+                "ST_TXN_IDS": ",".join(demo_transaction_ids(base, key)),
             }
             failures += subprocess.run(command, cwd=ROOT, env=hooks_env).returncode != 0
         return 1 if failures else 0

@@ -314,8 +314,8 @@ def test_unknown_tokens_do_spend_the_budget():
 
 def test_a_disconnected_refresh_token_asks_to_reconnect_and_is_not_a_failed_exchange(user):
     app = make_client()
-    # One family per attempt, so that only the per-address failure budget is in play
-    # (the per-family budget of 10/min counts attempts on one family whatever their outcome).
+    # One family per attempt: the per-address failure budget is in play here; one family
+    # presented again and again: tests/ratelimit/test_oauth_lockouts.py.
     families = [issue(user, app) for _ in range(15)]
     assert disconnect(signed_in(user), app.client_id).status_code == 200
     caller = Client()

@@ -14,8 +14,8 @@ store round trip each, in ``services.py``:
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
   when a presented bearer credential fails lookup (wired in
   apps/credentials/resolvers.resolve_bearer).
-- ``ratelimit_grant_family(family_id=)``: a refresh for a grant family, before
-  grant work; raises RateLimited past 10 a minute for that family.
+- ``ratelimit_grant_family(family_id=)``: a successful refresh for a grant
+  family, before its writes; raises RateLimited past 10 a minute for that family.
 - ``ratelimit_exchange_failed(client_id=)``: a token exchange failed
   (invalid_grant); feeds the per-IP back-off; never raises.
 - ``ratelimit_exchange_succeeded(client_id=)``: feeds the per-client alert.
@@ -24,6 +24,11 @@ store round trip each, in ``services.py``:
   ``ratelimit_signin_succeeded`` after a right one (gives the unit back), and
   ``ratelimit_password_reset(request=, account=)``: the sign-in, admin sign-in
   and password-reset forms of apps/accounts/forms.py.
+- ``ratelimit_document_fetch(host=, url=)`` before a client metadata document
+  is fetched (30 a minute per host; refused within a minute of the URL's last
+  failure), ``ratelimit_document_fetch_failed(url=)`` after a failed one, and
+  ``ratelimit_in_flight(cap=, hold_seconds=)``: a context manager holding one
+  slot of a ``Concurrency`` row (fetches in flight server-wide), or False at once.
 
 ``oauth.py`` wraps the OAuth ones in the shape of apps/oauth/ratelimit_hooks.py
 (None, or the 429/503 response to answer).

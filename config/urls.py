@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("apps.oauth.connections.urls")),
     # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.
     path("", include("apps.apikeys.page_urls")),
+    path("", include("apps.billing.page_urls")),
     path("", include("apps.audit.urls")),
     path("", include("apps.accounts.settings_urls")),
     path("", include("apps.accounts.page_urls")),

@@ -105,6 +105,11 @@ def emitted(client, docs_here, user, monkeypatch):
     sunset = client.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}", HTTP_SERVICE_VERSION=retired.name)
     assert sunset.json()["error"]["code"] == "version_sunset"
     add(from_error(sunset), "version_sunset")
+    # Where a person adds credit: insufficient_credits errors, GET /v1/balance and svc_get_balance name it.
+    billing = error_body(None, ApiError("insufficient_credits"))["error"]["billing_url"]
+    add([billing], "billing_url of insufficient_credits")
+    _key, credits = make_api_key(user, scopes=["credits:read"])
+    add([client.get("/v1/balance", HTTP_AUTHORIZATION=f"Bearer {credits}").json()["billing_url"]], "GET /v1/balance")
 
     # Discovery documents.
     for path in (

@@ -1,0 +1,47 @@
+"""The dashboard's billing page: the address every ``billing_url`` gives out.
+
+Adding credit happens in the telephony app itself; this service shows the
+balance and its history so that an assistant's "top up at billing_url" lands on
+a page that answers the question.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from apps.core.money import display
+from apps.credentials.principal import Principal
+
+from . import selectors
+from .serializers import is_low
+
+RECENT = 20
+
+
+@never_cache
+@require_GET
+@login_required
+def billing_page(request):
+    # The same selectors as the API, for the account's live mode.
+    principal = Principal(kind="session", user=request.user, credential_id="session", livemode=True)
+    balance = selectors.balance_get(principal=principal)
+    rows = list(selectors.balance_transaction_list(principal=principal)[:RECENT])
+    return render(
+        request,
+        "settings/billing.html",
+        {
+            "balance_display": display(balance.amount, balance.currency),
+            "low_balance": is_low(balance.amount),
+            "transactions": [
+                {
+                    "created": row.created,
+                    "type": row.get_type_display(),
+                    "description": row.description,
+                    "amount": display(row.amount, row.currency),
+                    "ending_balance": display(row.ending_balance, row.currency),
+                }
+                for row in rows
+            ],
+        },
+    )

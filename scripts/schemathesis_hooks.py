@@ -47,6 +47,16 @@ schemathesis.openapi.format(
     "balance-transaction-id",
     st.sampled_from([i for i in os.environ.get("ST_TXN_IDS", "").split(",") if i] or ["txn_0"]),
 )
+# The contacts, numbers and caller IDs lists' cursors (apps/contacts/apis.py, apps/numbers/apis.py):
+# ids of the fuzzed account's demo objects.
+for _format, _variable, _fallback in (
+    ("contact-id", "ST_CONTACT_IDS", "ct_0"),
+    ("number-id", "ST_NUMBER_IDS", "num_0"),
+    ("caller-id-id", "ST_CALLER_ID_IDS", "cid_0"),
+):
+    schemathesis.openapi.format(
+        _format, st.sampled_from([i for i in os.environ.get(_variable, "").split(",") if i] or [_fallback])
+    )
 # GET /v1/rates?to= (apps/rates/apis.py): a number phonenumbers calls possible or a name of one
 # country, which no pattern states; priced by the demo deck or not (then 404).
 schemathesis.openapi.format(

@@ -97,6 +97,12 @@ def demo_transaction_ids(base: str, key: str) -> list[str]:
     return [row["id"] for row in json.load(urllib.request.urlopen(request))["data"]]
 
 
+def demo_ids(base: str, key: str, path: str) -> list[str]:
+    """Ids of a few of the account's objects of a list (seed_demo made them): real objects for its cursors."""
+    request = urllib.request.Request(f"{base}{path}?limit=3", headers={"Authorization": f"Bearer {key}"})
+    return [row["id"] for row in json.load(urllib.request.urlopen(request))["data"]]
+
+
 def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -124,7 +130,9 @@ def main() -> int:
     for name in ("fuzz", "stateful"):
         email, password = f"{name}@example.com", secrets.token_urlsafe(16)
         manage(env, "createuser", "--email", email, "--display-name", name.title(), "--password", password)
-        accounts.append((email, password, manage(env, "createapikey", "--email", email).strip()))
+        # The read-only starter set and numbers:read, so that the numbers endpoints answer more than 403.
+        scopes = "rates:read credits:read calls:read contacts:read numbers:read"
+        accounts.append((email, password, manage(env, "createapikey", "--email", email, "--scopes", scopes).strip()))
         # Calls, ledger rows and the rest, so that lists have pages and cursors have objects.
         manage(env, "seed_demo", "--email", email)
     server = subprocess.Popen(
@@ -180,6 +188,9 @@ def main() -> int:
                 "ST_KEY_IDS": ",".join(cursor_keys(base, session, csrf)),
                 "ST_CALL_IDS": ",".join(demo_call_ids(base, key)),
                 "ST_TXN_IDS": ",".join(demo_transaction_ids(base, key)),
+                "ST_CONTACT_IDS": ",".join(demo_ids(base, key, "/v1/contacts")),
+                "ST_NUMBER_IDS": ",".join(demo_ids(base, key, "/v1/numbers")),
+                "ST_CALLER_ID_IDS": ",".join(demo_ids(base, key, "/v1/caller_ids")),
             }
             failures += subprocess.run(command, cwd=ROOT, env=hooks_env).returncode != 0
         return 1 if failures else 0

@@ -1,393 +1,331 @@
-"""One command (`make bench`): start the service as in production and measure it.
+"""One command (`make bench`): start the service as in production and measure it against its peers.
 
-Starts gunicorn (production settings, PostgreSQL, Redis) and the MCP SDK's own
-server as the peer, warms up, drives each case with wrk for several rounds and
-prints median requests/s and p50/p99 latency, the ratios of the performance targets,
-and writes the table to docs/performance.md.
+Starts gunicorn (production settings, PostgreSQL, Redis) twice, on a small and a large data
+set, with the MCP SDK's own server as the /mcp peer and stock django-oauth-toolkit as the
+token endpoint's peer. Each read case runs at both sizes in rounds taken in turn with its
+reference (the floor, a bare Django view; for /mcp the SDK peer); each token exchange in
+rounds taken in turn with the stock peer's. Prints medians, ratios, growth with the data,
+SQL statements per exchange, each worker's resident memory, the targets met or not, and
+with --write-docs writes the report to docs/performance.md.
 """
 
 import argparse
 import json
 import os
-import platform
-import re
 import runpy
 import secrets
 import shutil
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from importlib.metadata import version
+from contextlib import ExitStack
 from pathlib import Path
+
+from bench import cases, databases, report
+from bench.measure import Floor, Result, Server, in_turn, process, report_line, run_round, send_all, wrk
+from bench.memory import WorkerMemory
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-APP_PORT, PEER_PORT = 8101, 8102
-BASE = f"http://127.0.0.1:{APP_PORT}"
-MCP_HEADERS = (
-    "Content-Type: application/json|Accept: application/json, text/event-stream|MCP-Protocol-Version: 2025-11-25"
-)
-WHOAMI_CALL = json.dumps(
-    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "svc_whoami", "arguments": {}}}
-)
+BASE_URL = "http://127.0.0.1:8101"  # what the service advertises; the tokens' resources name it
+PORTS = {"large": 8101, "sdk": 8102, "small": 8103, "dot": 8104}
+SIZES = ("small", "large")
+PEER_DATABASE = "bench_peer"
 
 
-@dataclass
-class Result:
-    name: str
-    rps: list[float] = field(default_factory=list)
-    p50: list[float] = field(default_factory=list)
-    p99: list[float] = field(default_factory=list)
-    errors: list[int] = field(default_factory=list)
-
-    def add(self, other: "Result") -> None:
-        self.rps += other.rps
-        self.p50 += other.p50
-        self.p99 += other.p99
-        self.errors += other.errors
-
-    @property
-    def median_rps(self) -> float:
-        return statistics.median(self.rps) if self.rps else 0.0
-
-    @property
-    def median_p50(self) -> float:
-        return statistics.median(self.p50) if self.p50 else 0.0
-
-    @property
-    def median_p99(self) -> float:
-        return statistics.median(self.p99) if self.p99 else 0.0
-
-
-def parse_wrk(output: str, duration: float) -> tuple[float, float, float, int]:
-    total = int(re.search(r"(\d+) requests in", output).group(1))
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    errors = int(bad.group(1)) if bad else 0
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
-    if socket_errors:
-        errors += sum(int(x) for x in socket_errors.groups())
-    elapsed = float(re.search(r"requests in ([\d.]+)(m?s)", output).group(1))
-    unit = re.search(r"requests in [\d.]+(m?s)", output).group(1)
-    elapsed = elapsed / 1000 if unit == "ms" else elapsed
-    rps = (total - errors) / elapsed
-
-    def latency(pct: str) -> float:
-        value, unit = re.search(rf"\s{pct}%\s+([\d.]+)(us|ms|s)", output).groups()
-        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-    return rps, latency("50"), latency("99"), errors
-
-
-def wrk(lines_file: Path, url: str, *, duration: float, connections: int, threads: int) -> str:
-    env = {**os.environ, "BENCH_LINES": str(lines_file), "BENCH_THREADS": str(threads)}
-    cmd = [
-        "wrk",
-        f"-t{threads}",
-        f"-c{connections}",
-        f"-d{int(duration)}s",
-        "--latency",
-        "-s",
-        str(ROOT / "bench" / "requests.lua"),
-        url,
-    ]
-    return subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-
-
-def wait_ready(url: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not come up")
-
-
-@contextmanager
-def process(cmd: list[str], env: dict, ready_url: str):
-    # Logs go to a file: an unread pipe fills up and stalls the server mid-run.
-    log = open(Path(tempfile.gettempdir()) / f"bench-{Path(cmd[2]).name}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    try:
-        wait_ready(ready_url)
-        time.sleep(2)  # multi-worker servers accept before every worker is serving
-        yield proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-def service_env(workdir: Path) -> dict:
+def service_env(database_url: str, key_prefix: str) -> dict:
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "BASE_URL": BASE,
+        "SECRET_KEY": SECRET_KEY,
+        "BASE_URL": BASE_URL,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"),
+        "DATABASE_URL": database_url,
         "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
+        "RATELIMIT_STORE": "bench.roomy_store.RoomyRedisStore",
+        "RATELIMIT_KEY_PREFIX": key_prefix,
         "TRUSTED_PROXIES": "127.0.0.1/32",
         "BENCH_FLOOR": "1",
         "LOG_LEVEL": "WARNING",
     }
 
 
-def reset_database(env: dict) -> None:
-    import psycopg
-
-    url = env["DATABASE_URL"]
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    import redis
-
-    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+SECRET_KEY = secrets.token_urlsafe(50)
 
 
-def setup(kind: str, count: int, workdir: Path, env: dict) -> None:
-    subprocess.run([PY, "-m", "bench.setup_data", kind, str(count), str(workdir)], cwd=ROOT, env=env, check=True)
+def peer_env(database_url: str) -> dict:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.dot_peer.settings",
+        "SECRET_KEY": SECRET_KEY,
+        "DATABASE_URL": databases.with_name(database_url, PEER_DATABASE),
+    }
 
 
-def lines_file(workdir: Path, name: str, rows: list[str]) -> Path:
-    path = workdir / name
-    path.write_text("\n".join(rows) + "\n")
-    return path
-
-
-def warm(lines: Path, args) -> None:
-    """Send every line twice, so each credential is in use (cached) before the rounds, however fast the machine.
-
-    Twice: a user's first credential lookup only creates the user's revocation epoch, the next
-    one caches (docs/decisions/credentials.md, "The credential cache"). wrk runs for a duration, and a
-    duration that covers every line on a fast run does not on a slow one.
-    """
-
-    def send(line: str) -> int:
-        method, path, headers, body = line.split("\t")
-        request = urllib.request.Request(
-            BASE + path,
-            data=body.encode() or None,
-            method=method,
-            headers=dict(h.split(": ", 1) for h in headers.split("|") if h),
-        )
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status
-
-    with ThreadPoolExecutor(max_workers=args.connections) as pool:
-        statuses = list(pool.map(send, lines.read_text().splitlines() * 2))
-    if set(statuses) != {200}:
-        raise RuntimeError(f"warming {lines.name}: statuses {sorted(set(statuses))}")
-
-
-def run_case(result: Result, lines: Path, url: str, args, *, rounds: int | None = None, quiet=False) -> Result:
-    for _ in range(rounds or args.rounds):
-        out = wrk(lines, url, duration=args.duration, connections=args.connections, threads=args.threads)
-        rps, p50, p99, errors = parse_wrk(out, args.duration)
-        if errors or not rps:
-            print(f"{result.name}: {errors} failed requests\n{out}", file=sys.stderr)
-        print(f"  round: {result.name[:38]:<38} {rps:>7.0f} req/s  p50 {p50:6.2f}  p99 {p99:6.2f}", flush=True)
-        result.rps.append(rps)
-        result.p50.append(p50)
-        result.p99.append(p99)
-        result.errors.append(errors)
-    return result if quiet else report_case(result)
-
-
-def report_case(result: Result) -> Result:
-    print(
-        f"{result.name:<40} {result.median_rps:>9.0f} req/s  p50 {result.median_p50:>7.2f} ms  "
-        f"p99 {result.median_p99:>7.2f} ms  errors {sum(result.errors)}",
-        flush=True,
-    )
-    return result
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--workers", type=int, default=None, help="default: production's count (gunicorn.conf.py), for the peer too"
+        "--workers", type=int, default=None, help="default: production's count (gunicorn.conf.py), for the peers too"
     )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=5, help="seconds per round")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--users", type=int, default=3000)
+    parser.add_argument("--users", type=int, default=3000, help="accounts of the large set (the small has a tenth)")
+    parser.add_argument(
+        "--memory-requests", type=int, default=100_000, help="requests per server before RSS is read again"
+    )
+    parser.add_argument("--statement-samples", type=int, default=20)
+    parser.add_argument("--cases", default="", help="comma-separated read cases to run (default: all)")
+    parser.add_argument("--no-tokens", action="store_true", help="skip the token endpoint and its peer")
+    parser.add_argument(
+        "--data-scale", type=float, default=1.0, help="rows of both sets times this (a quick trial: 0.05)"
+    )
+    parser.add_argument("--rebuild", action="store_true", help="build the data sets anew even if kept")
     parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args()
     args.production_workers = args.workers is None
     args.workers = args.workers or runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"]
+    chosen = [c for c in args.cases.split(",") if c]
+    unknown = set(chosen) - {c.key for c in cases.CASES}
+    if unknown:
+        parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
+    args.case_list = [c for c in cases.CASES if not chosen or c.key in chosen]
+    return args
+
+
+def django_run(module: str, *argv, env: dict) -> None:
+    subprocess.run([PY, "-m", module, *map(str, argv)], cwd=ROOT, env=env, check=True)
+
+
+def prepare_peer_database(env: dict) -> None:
+    databases.create(env["DATABASE_URL"], PEER_DATABASE)
+    dot = peer_env(env["DATABASE_URL"])
+    django_run("django", "migrate", "-v0", env=dot)
+    django_run("bench.dot_peer.setup_data", "prepare", env=dot)
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+
+
+def gunicorn(module: str, port: int, workers: int) -> list[str]:
+    return [
+        PY, "-m", "gunicorn", module, "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+        "--log-level", "warning",
+    ]  # fmt: skip
+
+
+def main() -> int:
+    args = parse_args()
     if not shutil.which("wrk"):
         print("wrk is needed: apt-get install wrk", file=sys.stderr)
         return 2
-
+    started = time.monotonic()
+    timings: dict[str, float] = {}
     workdir = Path(tempfile.mkdtemp(prefix="bench-"))
-    env = service_env(workdir)
-    reset_database(env)
-    setup("users", args.users, workdir, env)
-    creds = json.loads((workdir / "credentials.json").read_text())
-    key_lines = lines_file(
-        workdir, "me_key.lines", [f"GET\t/v1/me\tAuthorization: Bearer {c['api_key']}\t" for c in creds]
-    )
-    oauth_lines = lines_file(
-        workdir, "me_oauth.lines", [f"GET\t/v1/me\tAuthorization: Bearer {c['v1']}\t" for c in creds]
-    )
-    mcp_lines = lines_file(
-        workdir,
-        "mcp.lines",
-        [f"POST\t/mcp\t{MCP_HEADERS}|Authorization: Bearer {c['mcp']}\t{WHOAMI_CALL}" for c in creds],
-    )
-    floor_lines = lines_file(workdir, "floor.lines", ["GET\t/bench/floor\t\t"])
-    round_trip_lines = lines_file(workdir, "round_trip.lines", ["GET\t/bench/floor-round-trip\t\t"])
-    peer_call = WHOAMI_CALL.replace("svc_whoami", "whoami")
-    peer_lines = lines_file(workdir, "peer.lines", [f"POST\t/mcp\t{MCP_HEADERS}\t{peer_call}"])
+    default_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench")
+    base_env = service_env(default_url, "rl")
 
-    gunicorn = [
-        PY, "-m", "gunicorn", "config.wsgi", "--workers", str(args.workers), "--bind", f"127.0.0.1:{APP_PORT}",
-        "--log-level", "warning",
-    ]  # fmt: skip
+    # --- Data: kept templates, fresh copies ----------------------------------------------
+    templates, built = databases.templates_ensure(base_env, args.users, args.data_scale, rebuild=args.rebuild)
+    timings["data build"] = built
+    mark = time.monotonic()
+    urls = databases.clone_for_run(base_env, templates)
+    envs = {size: service_env(urls[size], {"small": "rls", "large": "rl"}[size]) for size in SIZES}
+    fixtures = {}
+    for size in SIZES:
+        out = workdir / size
+        out.mkdir()
+        django_run("bench.setup_data", "renew", out, env=envs[size])
+        fixtures[size] = json.loads((out / "fixture.json").read_text())
+    flush_redis(base_env["REDIS_URL"])
+    if not args.no_tokens:
+        prepare_peer_database(base_env)
+    timings["data copy"] = time.monotonic() - mark
+
+    lines = {size: cases.case_lines(fixtures[size]) for size in SIZES}
+    files = {
+        (case.key, size): cases.write_lines(workdir, f"{case.key}-{size}", lines[size][case.key])
+        for case in args.case_list
+        for size in SIZES
+    }
+    floor_lines = cases.write_lines(workdir, "floor", ["GET\t/bench/floor\t\t"])
+    round_trip_lines = cases.write_lines(workdir, "round_trip", ["GET\t/bench/floor-round-trip\t\t"])
+    peer_lines = cases.write_lines(workdir, "peer", [f"POST\t/mcp\t{cases.MCP_HEADERS}\t{cases.PEER_CALL}"])
+
+    servers = {name: Server(name, port) for name, port in PORTS.items()}
+    large, small, sdk = servers["large"], servers["small"], servers["sdk"]
+    on = {"small": small, "large": large}
     uvicorn = [
         PY, "-m", "uvicorn", "bench.peer_mcp:app", "--loop", "uvloop", "--http", "httptools",
-        "--workers", str(args.workers), "--port", str(PEER_PORT), "--log-level", "warning", "--no-access-log",
+        "--workers", str(args.workers), "--port", str(sdk.port), "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
-    peer = f"http://127.0.0.1:{PEER_PORT}"
-    # This virtual machine's speed drifts by tens of per cent from one minute to the next, so
-    # every ratio compares rounds taken in turn over the same half minute: each case alternates
-    # with its reference (the floor, or for /mcp the peer), right after its credentials were
-    # presented (cache entries live 60 s; a pair of 3 rounds each takes about 30 s).
-    pairs = [
-        ("round_trip", "calibration: the floor plus one no-op Redis EVALSHA", round_trip_lines, None),
-        ("me_key", "GET /v1/me, API key", key_lines, None),
-        ("me_oauth", "GET /v1/me, OAuth access token", oauth_lines, None),
-        ("mcp", "/mcp tools/call svc_whoami", mcp_lines, "peer"),
-    ]
-    results: dict[str, Result] = {"floor": Result("floor: bare Django JSON view")}
-    results.update({key: Result(name) for key, name, _, _ in pairs})
-    results["peer"] = Result("peer: SDK MCPServer whoami, no auth")
+    results: dict[tuple[str, str], Result] = {}
     references: dict[str, Result] = {}
-    with process(gunicorn, env, f"{BASE}/bench/floor"), process(uvicorn, {**os.environ}, f"{peer}/mcp"):
-        # Warm-up. Credentials are presented by warm() just before their own rounds only: an
-        # API key presented earlier would be due its once-a-minute last-use stamp mid-round.
-        for lines, url in ((floor_lines, BASE), (round_trip_lines, BASE), (peer_lines, peer)):
-            wrk(lines, url, duration=2, connections=args.connections, threads=args.threads)
-        for key, _, lines, reference in pairs:
-            if lines is not round_trip_lines:
-                warm(lines, args)
-            ref_lines, ref_url = (peer_lines, peer) if reference == "peer" else (floor_lines, BASE)
-            references[key] = Result(f"reference of {key}")
-            for _ in range(args.rounds):
-                run_case(references[key], ref_lines, ref_url, args, rounds=1, quiet=True)
-                run_case(results[key], lines, BASE, args, rounds=1, quiet=True)
-            results[reference or "floor"].add(references[key])
-        for result in results.values():
-            report_case(result)
-        # Refresh tokens and codes are single use (codes live 60 s): mint a fresh
-        # set right before each round, more than a round can spend.
-        estimate = int(max(2000, 600 * args.duration))
-        for key, kind, name in (
-            ("refresh", "refresh", "POST /oauth/token refresh"),
-            ("code", "codes", "POST /oauth/token authorization_code"),
-        ):
-            result = Result(name)
-            for _ in range(args.rounds):
-                setup(kind, estimate, workdir, env)
-                run_case(result, workdir / f"{kind}.lines", BASE, args, rounds=1, quiet=True)
-            results[key] = report_case(result)
+    floor_pool, peer_pool = Result("floor: bare Django JSON view"), Result("peer: SDK MCPServer whoami, no auth")
+    calibration = Result("calibration: the floor plus one no-op Redis EVALSHA")
+    floor = Floor()
+    memory = {size: WorkerMemory(f"service, {size} data set") for size in SIZES}
 
-    report = render(results, references, args)
-    print(report)
+    with ExitStack() as stack:
+        stack.enter_context(
+            process(large, gunicorn("config.wsgi", large.port, args.workers), envs["large"], "/bench/floor")
+        )
+        stack.enter_context(process(sdk, uvicorn, {**os.environ}, "/mcp"))
+        with process(small, gunicorn("config.wsgi", small.port, args.workers), envs["small"], "/bench/floor"):
+            mark = time.monotonic()
+            for path, server in (
+                (floor_lines, large),
+                (round_trip_lines, large),
+                (floor_lines, small),
+                (peer_lines, sdk),
+            ):
+                wrk(path, server, duration=2, connections=args.connections, threads=args.threads)
+            # A user's first credential lookup only creates the user's revocation epoch (kept a day);
+            # the next one caches. One pass with each user's OAuth token creates every epoch now, so
+            # each case's own warm-up below presents its credentials once. (OAuth tokens: an API key
+            # presented now would be due its once-a-minute last-use stamp in some later round.)
+            for size in SIZES:
+                send_all(lines[size]["me_oauth"], on[size], connections=args.connections)
+            # Memory after warm-up: each worker has served every case a few times.
+            for size in SIZES:
+                sample = [line for case in args.case_list for line in lines[size][case.key][:40]]
+                mixed = cases.write_lines(workdir, f"mixed-{size}", sample)
+                wrk(mixed, on[size], duration=3, connections=args.connections, threads=args.threads)
+                memory[size].read(on[size].pid, on[size].served)
+            timings["warm-up"] = time.monotonic() - mark
+
+            mark = time.monotonic()
+            reference_calibration = references["calibration"] = Result("reference of the calibration")
+            in_turn([(reference_calibration, floor_lines, large), (calibration, round_trip_lines, large)], args, floor)
+            floor_pool.add(reference_calibration)
+            for case in args.case_list:
+                # Each credential is presented once right before its own rounds, so it is cached
+                # (entries live 60 s) and its key's last-use stamp is written now, not mid-round.
+                for size in SIZES:
+                    send_all(lines[size][case.key], on[size], connections=args.connections)
+                reference = references[case.key] = Result(f"reference of {case.key}")
+                ref_lines, ref_server = (peer_lines, sdk) if case.reference == "peer" else (floor_lines, large)
+                entries = [(reference, ref_lines, ref_server)]
+                for size in SIZES:
+                    results[(case.key, size)] = Result(f"{case.name} ({size})")
+                    entries.append((results[(case.key, size)], files[(case.key, size)], on[size]))
+                in_turn(entries, args, floor if case.reference == "floor" else None)
+                (peer_pool if case.reference == "peer" else floor_pool).add(reference)
+            timings["read cases"] = time.monotonic() - mark
+
+            # Memory after many requests: top each server up to --memory-requests with every case.
+            mark = time.monotonic()
+            for size in SIZES:
+                server, mixed = on[size], workdir / f"mixed-{size}.lines"
+                full = [line for case in args.case_list for line in lines[size][case.key]]
+                mixed.write_text("\n".join(full) + "\n")
+                rate = 500.0  # requests a second, until measured
+                while server.served < args.memory_requests:
+                    seconds = min(120, max(2, (args.memory_requests - server.served) / rate))
+                    before, begun = server.served, time.monotonic()
+                    wrk(mixed, server, duration=seconds, connections=args.connections, threads=args.threads)
+                    rate = max(50.0, (server.served - before) / (time.monotonic() - begun))
+                memory[size].read(server.pid, server.served)
+            timings["memory top-up"] = time.monotonic() - mark
+
+        for result in [floor_pool, calibration, peer_pool, *results.values()]:
+            print(report_line(result), flush=True)
+
+        tokens = {}
+        if not args.no_tokens:
+            mark = time.monotonic()
+            dot = servers["dot"]
+            stack.enter_context(
+                process(
+                    dot, gunicorn("bench.dot_peer.wsgi", dot.port, args.workers), peer_env(default_url), "/o/token/"
+                )
+            )
+            tokens = token_rounds(args, workdir, envs["large"], large, dot)
+            timings["token rounds"] = time.monotonic() - mark
+
+    statements = {}
+    if not args.no_tokens:
+        mark = time.monotonic()
+        statements = count_statements(args, workdir, envs["large"], peer_env(default_url))
+        timings["statements"] = time.monotonic() - mark
+    timings["total"] = time.monotonic() - started
+
+    run = report.Run(
+        args=args,
+        cases=args.case_list,
+        results=results,
+        references=references,
+        floor=floor_pool,
+        peer=peer_pool,
+        calibration=calibration,
+        noise=floor.noise(),
+        tokens=tokens,
+        statements=statements,
+        memory=memory,
+        sizes={size: fixtures[size] for size in SIZES},
+        timings=timings,
+    )
+    text = report.render(run)
+    print(text)
     if args.write_docs:
-        write_docs(report, args)
+        report.write_docs(text, run)
     shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
-def render(results: dict[str, Result], references: dict[str, Result], args) -> str:
-    def ratio(key: str, attr: str) -> float:
-        return getattr(results[key], attr) / getattr(references[key], attr)
-
-    rows = [
-        "| case | median req/s | p50 ms | p99 ms | non-2xx |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for r in results.values():
-        rows.append(f"| {r.name} | {r.median_rps:.0f} | {r.median_p50:.2f} | {r.median_p99:.2f} | {sum(r.errors)} |")
-    targets = [
-        ("GET /v1/me (API key) throughput / floor >= 0.5", ratio("me_key", "median_rps"), 0.5),
-        ("GET /v1/me (OAuth) throughput / floor >= 0.5", ratio("me_oauth", "median_rps"), 0.5),
-        ("GET /v1/me (API key) p99 / floor p99 <= 2", ratio("me_key", "median_p99"), -2),
-        ("GET /v1/me (OAuth) p99 / floor p99 <= 2", ratio("me_oauth", "median_p99"), -2),
-        ("/mcp svc_whoami / SDK peer >= 1", ratio("mcp", "median_rps"), 1.0),
-        ("refresh exchanges per second >= 240", results["refresh"].median_rps, 240),
-    ]
-    rows += ["", "| target | measured | met |", "|---|---:|---|"]
-    for name, value, bound in targets:
-        met = value <= -bound if bound < 0 else value >= bound
-        rows.append(f"| {name} | {value:.2f} | {'yes' if met else 'NO'} |")
-    rows += [
-        "",
-        "Each ratio divides a case's medians by those of the rounds of its reference taken in turn "
-        "with it (the floor row pools every floor round).",
-        "",
-        "Calibration, not a target: one no-op Redis round trip alone leaves the floor at "
-        f"{ratio('round_trip', 'median_rps'):.2f} of its throughput (p99 {ratio('round_trip', 'median_p99'):.2f}x).",
-    ]
-    return "\n".join(rows)
+TOKEN_KINDS = (
+    ("refresh", "refresh", "POST /oauth/token refresh_token"),
+    ("code", "codes", "POST /oauth/token authorization_code"),
+)
 
 
-def write_docs(report: str, args) -> None:
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    versions = ", ".join(
-        f"{p} {version(p)}"
-        for p in ("Django", "djangorestframework", "django-oauth-toolkit", "mcp", "gunicorn", "uvicorn")
-    )
-    wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.splitlines()[0]
-    (ROOT / "docs" / "performance.md").write_text(
-        PERFORMANCE_HEADER.format(
-            machine=machine,
-            versions=versions,
-            wrk=wrk_version,
-            workers=args.workers,
-            whose=" (production's count, gunicorn.conf.py)" if args.production_workers else "",
-            rounds=args.rounds,
-            duration=args.duration,
-            connections=args.connections,
-            threads=args.threads,
-        )
-        + report
-        + "\n"
-        + (ROOT / "bench" / "NOTES.md").read_text()
-    )
+def token_rounds(args, workdir: Path, env: dict, ours: Server, dot: Server) -> dict:
+    """Refresh and code exchanges, ours and stock DOT's in turn. Refresh tokens and codes are
+    single use (codes live 60 s): a fresh set is minted for both right before each round."""
+    per_round = int(max(2000, 600 * args.duration))
+    tokens = {}
+    for key, kind, name in TOKEN_KINDS:
+        mine, theirs = Result(name), Result(f"{name}, stock django-oauth-toolkit")
+        for number in range(args.rounds):
+            django_run("bench.setup_data", kind, per_round, workdir / "ours", env=env)
+            django_run("bench.dot_peer.setup_data", kind, per_round, workdir / "dot", env=peer_env(env["DATABASE_URL"]))
+            pair = [(mine, workdir / "ours" / f"{kind}.lines", ours), (theirs, workdir / "dot" / f"{kind}.lines", dot)]
+            for result, path, server in pair if number % 2 == 0 else reversed(pair):
+                run_round(result, path, server, args)
+        tokens[key] = (mine, theirs)
+        print(report_line(mine), flush=True)
+        print(report_line(theirs), flush=True)
+    return tokens
 
 
-PERFORMANCE_HEADER = """# Performance
+def count_statements(args, workdir: Path, env: dict, dot_env: dict) -> dict:
+    """SQL statements per exchange, ours and the peer's, each replayed in-process (bench/statements.py)."""
+    counted = {}
+    n = args.statement_samples + 1
+    for side, module, side_env, port in (
+        ("ours", "bench.setup_data", env, PORTS["large"]),
+        ("dot", "bench.dot_peer.setup_data", dot_env, PORTS["dot"]),
+    ):
+        out = workdir / f"statements-{side}"
+        for key, kind, _ in TOKEN_KINDS:
+            django_run(module, kind, n, out, env=side_env)
+            answer = subprocess.run(
+                [PY, "-m", "bench.statements", str(out / f"{kind}.lines"), str(args.statement_samples)],
+                cwd=ROOT,
+                env={**side_env, "BENCH_PORT": str(port)},
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            counted[(side, key)] = json.loads(answer.strip().splitlines()[-1])
+    return counted
 
-Measured by `make bench` (bench/run.py) in one run on this machine: {machine}.
-Versions: {versions}; {wrk}.
-gunicorn sync workers: {workers}{whose}; the peer under uvicorn with uvloop and httptools, {workers} workers.
-wrk: {threads} threads, {connections} connections, {rounds} rounds of {duration} s per case; medians shown.
-Both servers run throughout; each read case alternates round by round with its reference (the floor; for /mcp the peer).
-PostgreSQL and Redis local; production settings (DEBUG off).
-The two tables right below come from this single run: the same code measured twice in a row
-moves by up to 15 % on this kind of virtual machine (more on some; the runs compared further down).
-
-"""
 
 if __name__ == "__main__":
     sys.exit(main())

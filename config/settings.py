@@ -283,11 +283,11 @@ OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth.RefreshToken"
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth.Grant"
 OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth.IDToken"
 OAUTH2_PROVIDER = {
-    "OAUTH2_VALIDATOR_CLASS": "apps.oauth.validator.Validator",
+    "OAUTH2_VALIDATOR_CLASS": "apps.oauth.token.validator.Validator",
     "ACCESS_TOKEN_GENERATOR": "apps.oauth.tokens.new_access_token",
     "REFRESH_TOKEN_GENERATOR": "apps.oauth.tokens.new_refresh_token",
-    "OAUTH2_SERVER_CLASS": "apps.oauth.server.Server",
-    "SCOPES_BACKEND_CLASS": "apps.oauth.validator.ScopesBackend",
+    "OAUTH2_SERVER_CLASS": "apps.oauth.token.server.Server",
+    "SCOPES_BACKEND_CLASS": "apps.oauth.token.validator.ScopesBackend",
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,

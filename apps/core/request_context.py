@@ -24,6 +24,8 @@ class RequestNotes:
     ratelimit_decision: Any = None
     # The budget class already applied with the bearer lookup, so DRF's throttle skips it.
     ratelimit_charged: str | None = None
+    # The token endpoint's validator found a code or token the user revoked: no failed exchange.
+    oauth_credential_revoked_by_user: bool = False
 
 
 current_request: contextvars.ContextVar[HttpRequest | None] = contextvars.ContextVar("current_request", default=None)

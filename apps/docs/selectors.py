@@ -22,7 +22,6 @@ from apps.core.middleware import DatabaseUnavailableMiddleware
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
 from apps.mcp_bridge.protocol import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
 from apps.mcp_bridge.registry import TOOLS
-from apps.oauth import services as oauth_services
 from apps.oauth.client_metadata import DEFAULT_MAX_AGE_SECONDS, MAX_CLIENT_ID_LENGTH
 from apps.oauth.discovery import authorization_server_metadata, security_txt
 from apps.oauth.models import TRANSACTION_LIFETIME
@@ -30,6 +29,7 @@ from apps.oauth.registration.metadata import MAX_CLIENT_NAME, MAX_REDIRECT_URIS
 from apps.oauth.registration.selectors import UNUSED_REGISTRATION_LIFETIME
 from apps.oauth.registration.services import REGISTRATION_CAP, REGISTRATION_CLOSED_RETRY_AFTER
 from apps.oauth.selectors import permitted_resources
+from apps.oauth.token import lifetimes, lockouts
 from apps.ratelimit import budgets
 from apps.ratelimit import conf as ratelimit_conf
 
@@ -55,12 +55,12 @@ def facts() -> dict:
         "limiter_retry_after": ratelimit_conf.get("UNAVAILABLE_RETRY_AFTER"),
         "database_retry_after": DatabaseUnavailableMiddleware.RETRY_AFTER,
         "transaction_minutes": _minutes(TRANSACTION_LIFETIME),
-        "code_seconds": int(oauth_services.CODE_LIFETIME.total_seconds()),
-        "access_token_minutes": _minutes(oauth_services.ACCESS_TOKEN_LIFETIME),
-        "refresh_idle_days": oauth_services.REFRESH_IDLE_LIFETIME.days,
-        "refresh_absolute_days": oauth_services.REFRESH_ABSOLUTE_LIFETIME.days,
-        "credential_failures": oauth_services.FAILED_EXCHANGE_LIMIT,
-        "credential_failure_window_minutes": oauth_services.FAILED_EXCHANGE_WINDOW // 60,
+        "code_seconds": int(lifetimes.CODE_LIFETIME.total_seconds()),
+        "access_token_minutes": _minutes(lifetimes.ACCESS_TOKEN_LIFETIME),
+        "refresh_idle_days": lifetimes.REFRESH_IDLE_LIFETIME.days,
+        "refresh_absolute_days": lifetimes.REFRESH_ABSOLUTE_LIFETIME.days,
+        "credential_failures": lockouts.FAILED_EXCHANGE_LIMIT,
+        "credential_failure_window_minutes": lockouts.FAILED_EXCHANGE_WINDOW // 60,
         "exchange_failures_ip": budgets.EXCHANGE_FAILURES_IP.burst,
         "exchange_backoff": budgets.EXCHANGE_FAILURES_IP.penalty,
         "grant_family": budgets.GRANT_FAMILY.burst,

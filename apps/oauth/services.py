@@ -1,11 +1,9 @@
-"""Writes for the OAuth core: consent transactions, codes, token families, failures."""
+"""Writes for the OAuth core: consent transactions, codes, the new-connection email, client last use, purging."""
 
 import logging
-import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -20,23 +18,15 @@ from apps.credentials.scopes import SCOPES
 
 from .models import (
     TRANSACTION_LIFETIME,
-    AccessToken,
     Application,
     ConsentTransaction,
     Grant,
     GrantFamily,
-    RefreshToken,
 )
 from .selectors import issuer
+from .token.lifetimes import CODE_LIFETIME
 
 log = logging.getLogger(__name__)
-
-CODE_LIFETIME = timedelta(seconds=60)
-ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
-REFRESH_IDLE_LIFETIME = timedelta(days=14)
-REFRESH_ABSOLUTE_LIFETIME = timedelta(days=30)
-FAILED_EXCHANGE_LIMIT = 3
-FAILED_EXCHANGE_WINDOW = 3600
 
 
 def redirect_with(uri: str, params: dict) -> str:
@@ -165,51 +155,6 @@ def connection_email_send(*, txn: ConsentTransaction, scopes: list[str], when) -
         log.exception("could not send the new-connection email for %s", txn.pk)
 
 
-def family_revoke(*, family: uuid.UUID | None) -> None:
-    """Revoke a whole grant family at once: its code, every refresh token, every access token."""
-    if family is None:
-        return
-    now = timezone.now()
-    with transaction.atomic():
-        Grant.objects.filter(family=family, used_at__isnull=True).update(used_at=now)
-        RefreshToken.objects.filter(token_family=family, revoked__isnull=True).update(
-            revoked=now, updated=now, access_token=None
-        )
-        AccessToken.objects.filter(family=family).delete()
-
-
-def _failure_key(credential_digest: str) -> str:
-    return f"oauth:failed-exchange:{credential_digest}"
-
-
-def exchange_failure_record(*, grant_type: str, credential: str) -> None:
-    """Count a failed exchange against the code or refresh token presented.
-
-    The third failure within an hour revokes that credential and its whole
-    grant family (docs/spec.md 3.3). The count lives in the shared cache, keyed by the
-    credential's digest, so an unknown credential costs no database write.
-    """
-    credential_digest = digest(credential)
-    key = _failure_key(credential_digest)
-    cache.add(key, 0, FAILED_EXCHANGE_WINDOW)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, FAILED_EXCHANGE_WINDOW)
-        count = 1
-    if count < FAILED_EXCHANGE_LIMIT:
-        return
-    if grant_type == "authorization_code":
-        family = Grant.objects.filter(code=credential_digest).values_list("family", flat=True).first()
-    else:
-        family = (
-            RefreshToken.objects.filter(token_checksum=credential_digest).values_list("token_family", flat=True).first()
-        )
-    if family is not None:
-        log.warning("three failed exchanges with one credential: revoking grant family %s", family)
-        family_revoke(family=family)
-
-
 def application_mark_used(*, application: Application, now) -> None:
     """Stamp last use at most once a minute, so the hot path rarely writes."""
     last = application.last_used_at
@@ -217,22 +162,6 @@ def application_mark_used(*, application: Application, now) -> None:
         return
     Application.objects.filter(pk=application.pk).update(last_used_at=now)
     application.last_used_at = now
-
-
-def token_revoke(*, token: str, client_id: str | None) -> None:
-    """RFC 7009. Revoking a refresh token ends its whole grant family (and so its
-    access tokens); revoking an access token ends that token. A client_id that
-    does not own the token revokes nothing, and the answer is the same 200."""
-    token_digest = digest(token)
-    if token.startswith("srt_"):
-        refresh = RefreshToken.objects.select_related("application").filter(token_checksum=token_digest).first()
-        if refresh is not None and (not client_id or refresh.application.client_id == client_id):
-            family_revoke(family=refresh.token_family)
-        return
-    if token.startswith("sat_"):
-        access = AccessToken.objects.select_related("application").filter(token_checksum=token_digest).first()
-        if access is not None and (not client_id or (access.application and access.application.client_id == client_id)):
-            access.delete()
 
 
 STALE_AFTER = timedelta(days=1)

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from .views import authorize, consent, token
+from .token import views as token
+from .views import authorize, consent
 
 urlpatterns = [
     path("oauth/authorize", authorize.authorize, name="oauth-authorize"),

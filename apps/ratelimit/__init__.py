@@ -14,11 +14,12 @@ store round trip each, in ``services.py``:
 - ``ratelimit_bearer_failure(request=, error=)``: returns the error to raise
   when a presented bearer credential fails lookup (wired in
   apps/credentials/resolvers.resolve_bearer).
-- ``ratelimit_grant_family(family_id=)``: a successful refresh for a grant
-  family, before its writes; raises RateLimited past 10 a minute for that family.
+- ``ratelimit_refresh_succeeded(family_id=, client_id=)``: a successful refresh,
+  before its writes: its grant family (raises RateLimited past 10 a minute for
+  that family) and its client's alert-only ceiling, in one round trip.
 - ``ratelimit_exchange_failed(client_id=)``: a token exchange failed
   (invalid_grant); feeds the per-IP back-off; never raises.
-- ``ratelimit_exchange_succeeded(client_id=)``: feeds the per-client alert.
+- ``ratelimit_exchange_succeeded(client_id=)``: a code exchanged; feeds the per-client alert.
 - ``ratelimit_signin_attempt(request=, account=)`` before a password is checked
   (raises RateLimited once the address or the account name is out of failures),
   ``ratelimit_signin_succeeded`` after a right one (gives the unit back), and
@@ -29,9 +30,6 @@ store round trip each, in ``services.py``:
   failure), ``ratelimit_document_fetch_failed(url=)`` after a failed one, and
   ``ratelimit_in_flight(cap=, hold_seconds=)``: a context manager holding one
   slot of a ``Concurrency`` row (fetches in flight server-wide), or False at once.
-
-``oauth.py`` wraps the OAuth ones in the shape of apps/oauth/ratelimit_hooks.py
-(None, or the 429/503 response to answer).
 
 Path budgets (metadata, authorize, register, token flood guard, the
 failed-exchange back-off) are applied by RateLimitMiddleware, which also

@@ -97,16 +97,14 @@ def ratelimit_exchange_failed(*, client_id: str | None = None, request=None) -> 
         logger.warning("failed token exchange not counted: rate limiter store unavailable")
 
 
-def ratelimit_grant_family(*, family_id: str, request=None) -> Decision | None:
-    """Count one successful refresh for a grant family, before its writes.
-
-    More than 10 a minute for one family raise RateLimited (429
-    ``temporarily_unavailable`` on /oauth/token) for that family only; the
-    decision sets the response's headers when it denies.
-    """
+def ratelimit_refresh_succeeded(*, family_id: str, client_id: str | None, request=None) -> Decision | None:
+    """Count one successful refresh, before its writes, in one store call: its grant family
+    (10 a minute; more raise RateLimited, 429 ``temporarily_unavailable`` for that family
+    only, the decision setting the headers) and its client id (600 a minute, alert only)."""
     request = _request(request)
-    subject = subject_of(request, family_id=family_id)
-    return evaluate(request, build_checks(table.CLASSES["grant_family"], subject, advertise=False))
+    checks = build_checks(table.CLASSES["grant_family"], subject_of(request, family_id=family_id), advertise=False)
+    checks += build_checks(table.CLASSES["exchange_success"], subject_of(None, client_id=client_id), advertise=False)
+    return evaluate(request, checks)
 
 
 def ratelimit_exchange_succeeded(*, client_id: str | None, request=None) -> None:

@@ -85,14 +85,13 @@ def test_no_initialize_is_needed_first(mcp):
 
 def test_request_without_version_header_is_served_as_2025_03_26(mcp):
     tools = result(mcp.request("tools/list", version=None))["tools"]
-    assert [t["name"] for t in tools] == ["svc_whoami"]
+    assert "svc_whoami" in [t["name"] for t in tools]
 
 
 def test_tools_list_describes_svc_whoami(mcp):
     body = result(mcp.request("tools/list"))
     assert "nextCursor" not in body
-    (tool,) = body["tools"]
-    assert tool["name"] == "svc_whoami"
+    (tool,) = [tool for tool in body["tools"] if tool["name"] == "svc_whoami"]
     assert tool["title"] == "Who am I"
     assert tool["description"]
     assert tool["annotations"] == {

@@ -7,8 +7,8 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from apps.oauth import issuing
 from apps.oauth.models import AccessToken, RefreshToken
+from apps.oauth.token import issuing
 from apps.oauth.tokens import new_access_token, new_refresh_token
 from tests.oauth.helpers import V1, signed_in
 

@@ -1,7 +1,7 @@
 """The writes of a refresh (docs/spec.md 3.3, 5.11): the same rows whether written as one statement or four.
 
 On PostgreSQL a refresh's writes are one data-modifying WITH statement
-(apps/oauth/issuing.py); on SQLite, the ORM's statements. CI runs PostgreSQL, so
+(apps/oauth/token/issuing.py); on SQLite, the ORM's statements. CI runs PostgreSQL, so
 the comparison below runs there.
 """
 
@@ -16,8 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent, EventType
-from apps.oauth import issuing
 from apps.oauth.models import AccessToken, RefreshToken
+from apps.oauth.token import issuing
 from apps.oauth.tokens import new_access_token, new_refresh_token
 from tests.oauth.helpers import V1, make_client, refresh, tokens_for
 
@@ -46,7 +46,10 @@ def _previous(user, app) -> RefreshToken:
 
 def _rotate(user, app, previous, *, one_statement: bool):
     now = timezone.now()
-    with mock.patch("apps.oauth.issuing.writes_in_one_statement", return_value=one_statement), transaction.atomic():
+    with (
+        mock.patch("apps.oauth.token.issuing.writes_in_one_statement", return_value=one_statement),
+        transaction.atomic(),
+    ):
         access, new = _issue(user, app, previous, now)
     return now, access, new
 
@@ -145,7 +148,7 @@ def test_a_failed_statement_writes_nothing(user):
     taken = AccessToken.objects.create(user=user, application=app, expires=timezone.now(), token_checksum="f" * 64)
     counts = (AccessToken.objects.count(), RefreshToken.objects.count(), AuditEvent.objects.count())
     # An access token whose digest collides with a stored one fails the statement after its UPDATE ran.
-    colliding = mock.patch("apps.oauth.issuing.set_token_value", side_effect=_colliding(taken))
+    colliding = mock.patch("apps.oauth.token.issuing.set_token_value", side_effect=_colliding(taken))
     with colliding, pytest.raises(IntegrityError), transaction.atomic():
         _issue(user, app, previous, timezone.now())
     assert (AccessToken.objects.count(), RefreshToken.objects.count(), AuditEvent.objects.count()) == counts

@@ -54,7 +54,7 @@ import json, uuid
 from datetime import timedelta
 from django.utils import timezone
 from apps.accounts.models import User
-from apps.oauth import issuing
+from apps.oauth.token import issuing
 from apps.oauth.models import Application
 from apps.oauth.tokens import new_access_token, new_refresh_token
 user = User.objects.get(email="%(email)s")

@@ -3,7 +3,7 @@
 Counts include BEGIN and COMMIT. A refresh: the token row locked with its user
 and client joined, then its writes: the old token revoked, the access and refresh
 rows inserted, the audit row, which on PostgreSQL are one statement
-(apps/oauth/issuing.py); nothing else (the grant-family budget needs no lookup of
+(apps/oauth/token/issuing.py); nothing else (the grant-family budget needs no lookup of
 its own).
 """
 
@@ -88,3 +88,20 @@ def test_a_browser_refresh_with_an_origin_costs_no_extra_statement(user, app):
         )
     assert response.status_code == 200
     assert len(ctx.captured_queries) <= 7, _show(ctx)
+
+
+def test_a_rotated_token_presented_again_reads_its_row_and_verdict_once(user, app):
+    """Reuse: the row (locked, client joined) and the "revoked by the user?" audit verdict are
+    read once each, then the family is revoked; the view reads neither again."""
+    tokens = tokens_for(user, app)
+    assert refresh(Client(), app, tokens["refresh_token"]).status_code == 200
+    with CaptureQueriesContext(connection) as ctx:
+        response = refresh(Client(), app, tokens["refresh_token"])
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_grant"
+    selects = [q["sql"] for q in ctx.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    token_reads = [sql for sql in selects if "oauth_refreshtoken" in sql and "token_checksum" in sql]
+    verdict_reads = [sql for sql in selects if "audit_auditevent" in sql]
+    assert len(token_reads) == 1, _show(ctx)
+    assert len(verdict_reads) == 1, _show(ctx)
+    assert len(ctx.captured_queries) <= 11, _show(ctx)  # was 13: the row and the verdict were read twice

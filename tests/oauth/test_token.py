@@ -272,7 +272,7 @@ def test_reused_code_three_times_revokes_the_tokens_it_issued(app, issued):
 
 def test_server_error_is_oauth_shaped(app, issued):
     code, verifier = issued
-    with mock.patch("apps.oauth.issuing.tokens_issue", side_effect=RuntimeError("boom")):
+    with mock.patch("apps.oauth.token.issuing.tokens_issue", side_effect=RuntimeError("boom")):
         body = oauth_error(exchange(Client(), app, code, verifier), "server_error", status=500)
     assert "boom" not in body.get("error_description", "")
     assert AccessToken.objects.count() == 0
@@ -466,7 +466,7 @@ def test_database_outage_is_temporarily_unavailable(app, issued):
     from django.db import OperationalError
 
     code, verifier = issued
-    with mock.patch("apps.oauth.issuing.tokens_issue", side_effect=OperationalError("gone")):
+    with mock.patch("apps.oauth.token.issuing.tokens_issue", side_effect=OperationalError("gone")):
         response = exchange(Client(), app, code, verifier)
     body = oauth_error(response, "temporarily_unavailable", status=503)
     assert "gone" not in body.get("error_description", "")

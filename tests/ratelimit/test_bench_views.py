@@ -2,8 +2,8 @@
 
 import json
 
-from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 from apps.ratelimit import conf
+from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 from tests.ratelimit.redis_server import redis_store_or_skip
 
 

@@ -15,7 +15,7 @@ from django.test import Client
 from apps.ratelimit import conf
 from apps.ratelimit.stores.redis import RedisStore
 from tests.factories import UserFactory, make_api_key
-from tests.oauth.helpers import FORM, make_client, refresh, tokens_for
+from tests.oauth.helpers import FORM, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
 
 from .redis_server import sent_commands, start_private_redis
 
@@ -74,10 +74,10 @@ def test_a_failed_bearer_check_costs_one_round_trip_too(api, live, monkeypatch):
     assert len(sent) == 1
 
 
-def test_a_refresh_costs_three_round_trips(live, monkeypatch):
-    # Flood guard with the back-off peek (before the view), the grant family (once the
-    # token's row is read) and the per-client success alert (after it succeeded): three
-    # moments, so three calls; none of them may grow.
+def test_a_refresh_costs_two_round_trips(live, monkeypatch):
+    # Flood guard with the back-off peek (before the view), then, once every check has
+    # passed, the grant family's budget and the client's alert-only success ceiling in one
+    # call: two moments, so two calls; neither may grow.
     app = make_client()
     tokens = tokens_for(UserFactory(), app)  # connects and loads the script
     stop = monitor(live)
@@ -85,8 +85,24 @@ def test_a_refresh_costs_three_round_trips(live, monkeypatch):
     response = refresh(Client(), app, tokens["refresh_token"])
     assert response.status_code == 200
     assert response["RateLimit-Policy"] == "600;w=60"
-    assert len(sent) == 3
-    assert stop() == ["evalsha"] * 3
+    assert len(sent) == 2
+    assert stop() == ["evalsha"] * 2
+    assert b"grant_family" in sent[1][0] and b"exchange_successes.client" in sent[1][0]
+
+
+def test_a_code_exchange_costs_two_round_trips(live, monkeypatch):
+    # Flood guard before the view; the client's alert-only success ceiling after the exchange.
+    app = make_client()
+    user = UserFactory()
+    tokens_for(UserFactory(), app)  # connects and loads the script
+    verifier, challenge = pkce()
+    code = get_code(signed_in(user), app, challenge)
+    stop = monitor(live)
+    sent = sent_commands(monkeypatch)
+    response = exchange(Client(), app, code, verifier)
+    assert response.status_code == 200
+    assert len(sent) == 2
+    assert stop() == ["evalsha"] * 2
 
 
 def test_reads_deny_after_the_burst_on_redis(api, bearer, live):

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET
 from apps.core.ids import looks_like, new_secret
 from apps.credentials.scopes import is_known, parse_scope_string
 
-from .. import ratelimit_hooks
 from ..selectors import client_get_for_authorize, permitted_resources, redirect_uri_allowed
 from ..services import authorize_error_redirect, transaction_create
 
@@ -68,9 +67,6 @@ def _first_redirect_error(params) -> tuple[str, str] | None:
 @never_cache
 @require_GET
 def authorize(request):
-    limited = ratelimit_hooks.before_authorize_request(request)
-    if limited is not None:
-        return limited
     params = request.GET
     client_id = params.get("client_id") if len(params.getlist("client_id")) == 1 else None
     application = client_get_for_authorize(client_id, request)

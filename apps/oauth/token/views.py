@@ -16,10 +16,13 @@ from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
 
 from apps.core.middleware import is_database_outage
+from apps.core.request_context import notes
+from apps.ratelimit.exceptions import LimiterUnavailable, RateLimited
+from apps.ratelimit.middleware import render as render_refusal
 
-from .. import ratelimit_hooks, services
-from ..connections.revocation import credential_revoked_by_user
 from ..errors import oauth_error
+from . import lockouts
+from .revocation import token_revoke
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +63,7 @@ class TokenView(OAuthLibMixin, View):
         return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
 
     def post(self, request, *args, **kwargs):
-        limited = ratelimit_hooks.before_token_request(request)
-        if limited is not None:
-            return limited
+        # The flood guard and a backed-off source were refused by path before this view.
         problem = _form_problem(request)
         if problem:
             return oauth_error("invalid_request", problem)
@@ -82,8 +83,8 @@ class TokenView(OAuthLibMixin, View):
             # has passed, before any write; a refusal rolls this transaction back.
             with transaction.atomic():
                 _, headers, body, status = self.create_token_response(request)
-        except ratelimit_hooks.Refused as refused:
-            return refused.response
+        except (RateLimited, LimiterUnavailable) as refused:
+            return render_refusal(request, refused)
         except Exception as exc:
             if is_database_outage(exc):
                 raise  # DatabaseUnavailableMiddleware answers 503 temporarily_unavailable with Retry-After
@@ -92,19 +93,16 @@ class TokenView(OAuthLibMixin, View):
 
         client_id = request.POST.get("client_id")
         if status == 200:
-            ratelimit_hooks.token_exchange_succeeded(request, client_id=client_id, family=None)
-        elif json.loads(body).get("error") == "invalid_grant" and not credential_revoked_by_user(
+            if grant_type == "authorization_code":  # a refresh was counted before its writes
+                lockouts.code_exchange_succeeded(request, client_id=client_id)
+        elif json.loads(body).get("error") == "invalid_grant" and not notes(request).oauth_credential_revoked_by_user:
             # A known code or token the user revoked (disconnect) is not a failed guess (docs/spec.md 8.3).
-            grant_type=grant_type,
-            credential=request.POST[CREDENTIAL_FIELD[grant_type]],
-        ):
-            try:
-                services.exchange_failure_record(
-                    grant_type=grant_type, credential=request.POST[CREDENTIAL_FIELD[grant_type]]
-                )
-            except Exception:  # the answer stays invalid_grant; a store outage is the limiter's to report
-                log.exception("could not record a failed exchange")
-            ratelimit_hooks.token_exchange_failed(request, client_id=client_id)
+            lockouts.exchange_failed(
+                request,
+                grant_type=grant_type,
+                credential=request.POST[CREDENTIAL_FIELD[grant_type]],
+                client_id=client_id,
+            )
         response = HttpResponse(body, status=status, content_type="application/json")
         for name, value in headers.items():
             if name.lower() != "content-type":
@@ -119,16 +117,13 @@ def revoke(request):
     """RFC 7009: always 200 once a token is given, known or not."""
     if request.method != "POST":
         return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
-    limited = ratelimit_hooks.before_revoke_request(request)
-    if limited is not None:
-        return limited
     problem = _form_problem(request)
     if problem:
         return oauth_error("invalid_request", problem)
     token = request.POST.get("token")
     if not token:
         return oauth_error("invalid_request", "token is required.")
-    services.token_revoke(token=token, client_id=request.POST.get("client_id"))
+    token_revoke(token=token, client_id=request.POST.get("client_id"))
     response = HttpResponse(status=200)
     response["Cache-Control"] = "no-store"
     return response

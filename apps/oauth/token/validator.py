@@ -14,15 +14,20 @@ its client, so the presented id only has to equal that client's.
 from django.utils import timezone
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.scopes import BaseScopes
+from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2.rfc6749 import errors
 
 from apps.core.ids import digest
+from apps.core.request_context import current_request, notes
 from apps.core.sql import CompiledQuery
 from apps.credentials.scopes import ALL_SCOPES, SCOPES
 
-from . import issuing, ratelimit_hooks, services
-from .connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
-from .models import Grant, RefreshToken
+from .. import services
+from ..connections.revocation import RECONNECT_DESCRIPTION, grant_revoked_by_user, refresh_revoked_by_user
+from ..models import Grant, RefreshToken
+from . import issuing, lockouts
+from .lifetimes import REFRESH_ABSOLUTE_LIFETIME
+from .revocation import family_revoke
 
 
 class ScopesBackend(BaseScopes):
@@ -50,6 +55,16 @@ class PresentedClient:
 
     def __init__(self, client_id):
         self.client_id = client_id
+
+
+def _revoked_by_user(request) -> errors.InvalidGrantError:
+    """A known code or token the user revoked (disconnect, password change): the answer asks to
+    reconnect, and the view counts no failed exchange for it (docs/spec.md 8.3). The verdict is
+    noted once, here, where the row was read; the view never reads the row again."""
+    served = current_request.get()
+    if served is not None:
+        notes(served).oauth_credential_revoked_by_user = True
+    return errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
 
 
 def _issued_to(application, client) -> bool:
@@ -111,7 +126,7 @@ class Validator(OAuth2Validator):
         return True
 
     def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
-        return grant_type in ("authorization_code", "refresh_token")
+        return grant_type in oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED
 
     # -- authorization code -------------------------------------------------
 
@@ -121,7 +136,7 @@ class Validator(OAuth2Validator):
             return False
         if grant.used_at is not None:
             if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
-                raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
+                raise _revoked_by_user(request)
             raise errors.InvalidGrantError(description="The authorization code was already used.", request=request)
         if grant.is_expired() or not grant.user.is_active:
             return False
@@ -160,9 +175,9 @@ class Validator(OAuth2Validator):
         # its family is, so its family falls at once.
         if refresh.revoked is not None:
             if refresh_revoked_by_user(refresh=refresh):  # not a theft signal: the user revoked it
-                raise errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
+                raise _revoked_by_user(request)
             # A rotated token presented again: someone holds a copy. Revoke the family.
-            services.family_revoke(family=refresh.token_family)
+            family_revoke(family=refresh.token_family)
             raise errors.InvalidGrantError(
                 description="The refresh token was already used; the grant has been revoked.", request=request
             )
@@ -196,13 +211,13 @@ class Validator(OAuth2Validator):
             # refuses it: only successful token requests count (docs/spec.md 8.3). Counted before
             # any write; a refusal raises and the view's transaction rolls back (the row
             # lock included), so a refused refresh leaves the token as it was.
-            ratelimit_hooks.before_grant_family_refresh(family=previous.token_family)
+            lockouts.refresh_succeeding(family=previous.token_family, client_id=request.client.client_id)
             family, resource = previous.token_family, previous.resource
             granted_scope, family_expires = previous.scope, previous.family_expires
         else:
             grant = request.grant
             family, resource, granted_scope = grant.family, grant.resource, grant.scope
-            family_expires = now + services.REFRESH_ABSOLUTE_LIFETIME
+            family_expires = now + REFRESH_ABSOLUTE_LIFETIME
         issuing.tokens_issue(
             token=token,
             user=request.user,

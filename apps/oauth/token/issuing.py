@@ -17,8 +17,8 @@ from apps.audit.models import EventType
 from apps.audit.services import actor_client, audit_event
 from apps.core.sql import Statement, insert_statement, inserted, update_row_statement
 
-from .models import AccessToken, Application, RefreshToken
-from .services import ACCESS_TOKEN_LIFETIME, REFRESH_IDLE_LIFETIME
+from ..models import AccessToken, Application, RefreshToken
+from .lifetimes import ACCESS_TOKEN_LIFETIME, REFRESH_IDLE_LIFETIME
 
 
 def tokens_issue(

@@ -5,7 +5,7 @@ from django.utils import timezone
 from apps.core.errors import ApiError
 from apps.core.net import client_ip
 from apps.credentials.challenges import invalid_token
-from apps.credentials.principal import Principal
+from apps.credentials.principal import Principal, user_can_act
 
 from . import ipallow
 from .selectors import apikey_get_by_secret
@@ -15,7 +15,7 @@ from .services import apikey_mark_used, apikey_mark_used_by_id
 def resolve(request, secret: str, *, resource_path: str) -> Principal:
     key = apikey_get_by_secret(secret)
     now = timezone.now()
-    if key is None or key.status_at(now) != key.LIVE or not key.user.is_active:
+    if key is None or key.status_at(now) != key.LIVE or not user_can_act(key.user):
         raise invalid_token(resource_path)
     if not ipallow.allows(key.ip_allowlist, client_ip(request)):
         raise ApiError("ip_not_allowed")

@@ -3,9 +3,8 @@ from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAut
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.db import InterfaceError, OperationalError
-from django.http import JsonResponse
 
-from .envelope import render
+from .envelope import oauth_error_response, render
 from .ids import new_id
 from .request_context import current_request, notes
 from .views import wants_envelope
@@ -53,11 +52,9 @@ class DatabaseUnavailableMiddleware:
         if not is_database_outage(exception):
             return None
         if request.path.startswith("/oauth/"):
-            response = JsonResponse(
-                {"error": "temporarily_unavailable", "error_description": "The service is temporarily unavailable."},
-                status=503,
+            response = oauth_error_response(
+                "temporarily_unavailable", "The service is temporarily unavailable.", status=503
             )
-            response["Cache-Control"] = "no-store"
         elif wants_envelope(request):
             response = render(request, "service_unavailable")
         else:

@@ -1,5 +1,7 @@
 from dataclasses import dataclass, field
 
+from django.contrib.auth.backends import ModelBackend
+
 
 @dataclass(frozen=True)
 class Principal:
@@ -19,3 +21,9 @@ class Principal:
     resource: str | None = None
     client_id: str | None = None
     credential: object = None
+
+
+def user_can_act(user) -> bool:
+    """Whether an account may be acted for at all: Django's one rule for it (an inactive
+    account signs in nowhere), so every credential of a deactivated account stops at once."""
+    return ModelBackend().user_can_authenticate(user)

@@ -50,6 +50,11 @@ class Application(AbstractApplication):
     def is_disabled(self) -> bool:
         return self.disabled_at is not None
 
+    def is_usable(self, request=None) -> bool:
+        """DOT's hook for whether a client may be used at all (its own validator asks it too):
+        the one rule, a client disabled by the service is unusable everywhere."""
+        return not self.is_disabled
+
     def redirect_uri_allowed(self, uri: str) -> bool:
         # DOT's matcher never reads a loopback port, so ":abc" matched; every caller gets ours (docs/spec.md 5.4).
         return redirect_uri_matches(uri, self.redirect_uris.split())

@@ -37,7 +37,7 @@ def client_get_for_authorize(client_id: str | None, request) -> Application | No
         application = _resolve_metadata_document(client_id, request)
     else:
         application = Application.objects.filter(client_id=client_id).first()
-    if application is None or application.is_disabled:
+    if application is None or not application.is_usable(request):
         return None
     return application
 

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from apps.core.ids import looks_like, new_secret
 from apps.credentials.challenges import invalid_token, wrong_resource_message
-from apps.credentials.principal import Principal
+from apps.credentials.principal import Principal, user_can_act
 
 ACCESS_PREFIX = "sat_"
 REFRESH_PREFIX = "srt_"
@@ -37,9 +37,9 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         token is None
         or token.expires <= timezone.now()
         or token.application is None
-        or token.application.is_disabled
+        or not token.application.is_usable(request)
         or token.user is None
-        or not token.user.is_active
+        or not user_can_act(token.user)
     ):
         # A token the user revoked (disconnect, password change) asks to reconnect.
         raise revoked_token_error(token=token, resource_path=resource_path) or invalid_token(resource_path)

@@ -2,10 +2,10 @@
 
 import math
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 
-from apps.core.envelope import error_response
+from apps.core.envelope import error_response, oauth_error_response
 from apps.core.request_context import notes
 from apps.core.surfaces import surface_of
 
@@ -28,15 +28,9 @@ def render(request, error) -> HttpResponse:
             return render_page(request, error)
         return error_response(request, error)
     # RFC 6749 5.2 shape (docs/spec.md 7.3): no envelope on /oauth/*.
-    response = JsonResponse(
-        {"error": "temporarily_unavailable", "error_description": OAUTH_DESCRIPTIONS[error.status]},
-        status=error.status,
+    return oauth_error_response(
+        "temporarily_unavailable", OAUTH_DESCRIPTIONS[error.status], status=error.status, headers=error.headers
     )
-    response["Cache-Control"] = "no-store"
-    response["Pragma"] = "no-cache"
-    for name, value in error.headers.items():
-        response[name] = value
-    return response
 
 
 def render_page(request, error) -> HttpResponse:

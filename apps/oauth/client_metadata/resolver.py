@@ -87,7 +87,7 @@ def client_get_by_metadata_url(client_id: str, request=None):
     now = timezone.now()
     existing = Application.objects.filter(client_id=client_id).first()
     if existing is not None:
-        if existing.registration_source != Application.RegistrationSource.CIMD or existing.is_disabled:
+        if existing.registration_source != Application.RegistrationSource.CIMD or not existing.is_usable(request):
             return existing
         if existing.cimd_expires_at is not None and now < existing.cimd_expires_at:
             return existing

@@ -11,6 +11,7 @@ from django.utils import timezone
 from apps.audit.models import EventType
 from apps.audit.selectors import audit_token_revoked_by_user
 from apps.credentials.challenges import KnownRevokedToken
+from apps.credentials.principal import user_can_act
 
 DISCONNECTED_MESSAGE = (
     "This app was disconnected from the account, so its access was revoked. Reconnect the app to continue."
@@ -29,7 +30,7 @@ def revoked_token_error(*, token, resource_path: str):
         or token.expires > timezone.now()  # failed for another reason (resource, disabled client)
         or token.application is None
         or token.user is None
-        or not token.user.is_active
+        or not user_can_act(token.user)
     ):
         return None
     event = audit_token_revoked_by_user(

@@ -14,8 +14,8 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.core.envelope import oauth_error_response
 from apps.core.timefmt import unix_seconds
-from apps.oauth.errors import oauth_error
 
 from .metadata import INVALID_CLIENT_METADATA, ClientMetadataError, client_metadata_validate
 from .services import REGISTRATION_CLOSED_RETRY_AFTER, RegistrationClosed, client_register
@@ -68,9 +68,9 @@ class RegisterView(View):
             metadata = client_metadata_validate(data=_read_json(request))
             client = client_register(metadata=metadata)
         except ClientMetadataError as exc:
-            return oauth_error(exc.error, exc.description)
+            return oauth_error_response(exc.error, exc.description)
         except RegistrationClosed:
-            return oauth_error(
+            return oauth_error_response(
                 "temporarily_unavailable",
                 "Registration is closed for now. Retry later.",
                 status=503,
@@ -81,6 +81,6 @@ class RegisterView(View):
         return response
 
     def http_method_not_allowed(self, request, *args, **kwargs):
-        return oauth_error(
+        return oauth_error_response(
             "invalid_request", "Register a client with POST.", status=405, headers={"Allow": "POST, OPTIONS"}
         )

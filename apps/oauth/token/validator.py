@@ -20,6 +20,7 @@ from oauthlib.oauth2.rfc6749 import errors
 from apps.core.ids import digest
 from apps.core.request_context import current_request, notes
 from apps.core.sql import CompiledQuery
+from apps.credentials.principal import user_can_act
 from apps.credentials.scopes import ALL_SCOPES, SCOPES
 
 from .. import services
@@ -51,10 +52,12 @@ class PresentedClient:
     """
 
     pk = None
-    is_disabled = True
 
     def __init__(self, client_id):
         self.client_id = client_id
+
+    def is_usable(self, request=None) -> bool:
+        return False
 
 
 def _revoked_by_user(request) -> errors.InvalidGrantError:
@@ -70,7 +73,7 @@ def _revoked_by_user(request) -> errors.InvalidGrantError:
 def _issued_to(application, client) -> bool:
     # Client ids are unique, so this is the same test as looking the presented id up and
     # comparing keys, without the statement; a disabled client is as good as unknown.
-    return application.client_id == client.client_id and not application.is_disabled
+    return application.client_id == client.client_id and application.is_usable()
 
 
 # What a refresh reads of the token row and its joins; the rest (secrets, the
@@ -138,7 +141,7 @@ class Validator(OAuth2Validator):
             if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
                 raise _revoked_by_user(request)
             raise errors.InvalidGrantError(description="The authorization code was already used.", request=request)
-        if grant.is_expired() or not grant.user.is_active:
+        if grant.is_expired() or not user_can_act(grant.user):
             return False
         request.grant = grant
         request.client = grant.application
@@ -185,7 +188,7 @@ class Validator(OAuth2Validator):
             return False
         now = timezone.now()
         # A row without an expiry (only possible by hand) never outlives the 14/30-day limits.
-        if refresh.expires is None or refresh.expires <= now or not refresh.user.is_active:
+        if refresh.expires is None or refresh.expires <= now or not user_can_act(refresh.user):
             return False
         request.refresh_token_instance = refresh
         request.client = refresh.application

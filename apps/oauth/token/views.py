@@ -15,12 +15,12 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
 
+from apps.core.envelope import oauth_error_response
 from apps.core.middleware import is_database_outage
 from apps.core.request_context import notes
 from apps.ratelimit.exceptions import LimiterUnavailable, RateLimited
 from apps.ratelimit.middleware import render as render_refusal
 
-from ..errors import oauth_error
 from . import lockouts
 from .revocation import token_revoke
 
@@ -60,23 +60,25 @@ class TokenView(OAuthLibMixin, View):
     http_method_names = ["post", "options"]
 
     def http_method_not_allowed(self, request, *args, **kwargs):
-        return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
+        return oauth_error_response("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
 
     def post(self, request, *args, **kwargs):
         # The flood guard and a backed-off source were refused by path before this view.
         problem = _form_problem(request)
         if problem:
-            return oauth_error("invalid_request", problem)
+            return oauth_error_response("invalid_request", problem)
         grant_type = _single(request, "grant_type")
         if not grant_type:
-            return oauth_error("invalid_request", "grant_type is required, once.")
+            return oauth_error_response("invalid_request", "grant_type is required, once.")
         if grant_type not in REQUIRED:
-            return oauth_error("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+            return oauth_error_response(
+                "unsupported_grant_type", "grant_type must be authorization_code or refresh_token."
+            )
         for name in REQUIRED[grant_type]:
             if not _single(request, name):
-                return oauth_error("invalid_request", f"{name} is required, once.")
+                return oauth_error_response("invalid_request", f"{name} is required, once.")
         if grant_type == "refresh_token" and _single(request, "resource") is False:
-            return oauth_error("invalid_request", "resource may be given once.")
+            return oauth_error_response("invalid_request", "resource may be given once.")
 
         try:
             # A refresh's grant-family budget is applied by the validator once every check
@@ -89,7 +91,7 @@ class TokenView(OAuthLibMixin, View):
             if is_database_outage(exc):
                 raise  # DatabaseUnavailableMiddleware answers 503 temporarily_unavailable with Retry-After
             log.exception("token exchange failed")
-            return oauth_error("server_error", "The exchange failed on the server.", status=500)
+            return oauth_error_response("server_error", "The exchange failed on the server.", status=500)
 
         client_id = request.POST.get("client_id")
         if status == 200:
@@ -116,13 +118,13 @@ class TokenView(OAuthLibMixin, View):
 def revoke(request):
     """RFC 7009: always 200 once a token is given, known or not."""
     if request.method != "POST":
-        return oauth_error("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
+        return oauth_error_response("invalid_request", "Use POST.", status=405, headers={"Allow": "POST"})
     problem = _form_problem(request)
     if problem:
-        return oauth_error("invalid_request", problem)
+        return oauth_error_response("invalid_request", problem)
     token = request.POST.get("token")
     if not token:
-        return oauth_error("invalid_request", "token is required.")
+        return oauth_error_response("invalid_request", "token is required.")
     token_revoke(token=token, client_id=request.POST.get("client_id"))
     response = HttpResponse(status=200)
     response["Cache-Control"] = "no-store"

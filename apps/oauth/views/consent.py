@@ -83,7 +83,7 @@ def transaction_for_request(request, transaction_id: str, *, now=None) -> Consen
         raise ApiError("transaction_decided")
     if txn.is_expired_at(now):
         raise ApiError("transaction_expired")
-    if txn.application.is_disabled:
+    if not txn.application.is_usable(request):
         raise ApiError("client_disabled")
     return txn
 

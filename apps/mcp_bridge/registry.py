@@ -16,6 +16,8 @@ from typing import Any
 import mcp_types as types
 from jsonschema.validators import validator_for
 
+from apps.core.inputs import find_in_json
+
 logger = logging.getLogger(__name__)
 
 PREFIX = "svc_"
@@ -120,6 +122,12 @@ def schema_errors(schema: dict, instance: Any) -> list:
 
 
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
+    found = find_in_json(arguments)
+    if found is not None:
+        # The input guard of every other surface: no control character or lone surrogate
+        # reaches a tool's query (PostgreSQL refuses NUL in text).
+        where = found.param or "arguments"
+        raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: control characters are not allowed")
     errors = schema_errors(spec.input_schema, arguments)
     if errors:
         first = errors[0]

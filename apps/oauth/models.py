@@ -112,10 +112,6 @@ class AccessToken(AbstractAccessToken):
     class Meta(AbstractAccessToken.Meta):
         swappable = "OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL"
 
-    @property
-    def bound_resource(self) -> str | None:
-        return self.resource[0] if self.resource and len(self.resource) == 1 else None
-
 
 class RefreshToken(AbstractRefreshToken):
     # Idle limit of this token (created + 14 days) capped by the family's

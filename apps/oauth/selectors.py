@@ -5,7 +5,7 @@ from django.conf import settings
 from apps.core.ids import digest, looks_like
 from apps.ratelimit.exceptions import LimiterUnavailable
 
-from .models import AccessToken, Application, ConsentTransaction, Grant, RefreshToken
+from .models import AccessToken, Application, ConsentTransaction
 from .redirects import redirect_uri_matches
 
 
@@ -57,10 +57,3 @@ def access_token_get_by_secret(secret: str) -> AccessToken | None:
     """One indexed query by digest, user and client joined."""
     return AccessToken.objects.select_related("user", "application").filter(token_checksum=digest(secret)).first()
 
-
-def refresh_token_get_by_secret(secret: str) -> RefreshToken | None:
-    return RefreshToken.objects.filter(token_checksum=digest(secret)).order_by("revoked").first()
-
-
-def grant_get_by_code(code: str) -> Grant | None:
-    return Grant.objects.filter(code=digest(code)).first()

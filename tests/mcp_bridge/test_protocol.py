@@ -357,3 +357,24 @@ def test_notification_at_unsupported_version_is_refused(mcp):
 
 def test_parse_error_at_2026_is_400(mcp):
     rpc_error(mcp.post(b"{", version=MODERN), 400, -32700)
+
+
+@pytest.mark.parametrize("value", ["a\x00b", "\ud800", "line\nbreak"])
+def test_tool_arguments_with_control_characters_are_invalid_params(mcp, value):
+    """The input guard of every surface holds for tool arguments: JSON-RPC -32602, the tool never runs."""
+    called = []
+    spec = registry.ToolSpec(
+        name="svc_echo_guard",
+        title="Echo",
+        description="Test tool.",
+        handler=lambda *, principal, arguments: called.append(arguments) or {"spoken": "ok"},
+        input_schema={"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False},
+        output_schema={"type": "object", "properties": {"spoken": {"type": "string"}}},
+    )
+    registry.register(spec)
+    try:
+        body = json.loads(mcp.request("tools/call", {"name": "svc_echo_guard", "arguments": {"text": value}}).content)
+    finally:
+        registry.unregister("svc_echo_guard")
+    assert body["error"]["code"] == -32602
+    assert called == []

@@ -58,31 +58,6 @@ def refresh_revoked_by_user(*, refresh) -> bool:
     )
 
 
-def refresh_token_revoked_by_user(*, refresh_token: str) -> bool:
-    """Whether a refresh token presented at /oauth/token was revoked by the user
-    (disconnect, password change): such a failed exchange does not count
-    towards lockouts (docs/spec.md 8.3). Failure path only."""
-    from apps.core.ids import digest
-    from apps.oauth.models import RefreshToken
-
-    refresh = (
-        RefreshToken.objects.select_related("application")
-        .filter(token_checksum=digest(refresh_token), revoked__isnull=False)
-        .first()
-    )
-    return refresh_revoked_by_user(refresh=refresh)
-
-
-def code_revoked_by_user(*, code: str) -> bool:
-    """Whether an authorization code presented at /oauth/token was voided by the
-    user's disconnect within its 60 seconds (not counted as a failed exchange)."""
-    from apps.core.ids import digest
-    from apps.oauth.models import Grant
-
-    grant = Grant.objects.select_related("application").filter(code=digest(code), used_at__isnull=False).first()
-    return grant_revoked_by_user(grant=grant)
-
-
 def grant_revoked_by_user(*, grant) -> bool:
     if grant is None or grant.used_at is None or grant.user_id is None or grant.application_id is None:
         return False
@@ -92,13 +67,3 @@ def grant_revoked_by_user(*, grant) -> bool:
         )
         is not None
     )
-
-
-def credential_revoked_by_user(*, grant_type: str, credential: str) -> bool:
-    """A failed exchange with a code or refresh token the user revoked: not a
-    guess, so it does not count towards lockouts (docs/spec.md 8.3)."""
-    if grant_type == "refresh_token":
-        return refresh_token_revoked_by_user(refresh_token=credential)
-    if grant_type == "authorization_code":
-        return code_revoked_by_user(code=credential)
-    return False

@@ -115,7 +115,3 @@ def connection_list(*, user, now=None) -> list[Connection]:
             )
         )
     return sorted(connections, key=lambda c: (c.last_used, c.client_id), reverse=True)
-
-
-def connection_get(*, user, client_id: str, now=None) -> Connection | None:
-    return next((c for c in connection_list(user=user, now=now) if c.client_id == client_id), None)

@@ -16,9 +16,10 @@ import time
 
 import urllib3
 from django.conf import settings
-from oauth2_provider.cimd import CIMDError, SafeMetadataFetcher, _validate_client_id_url
+from oauth2_provider.cimd import CIMDError, SafeMetadataFetcher
 from oauth2_provider.settings import oauth2_settings
 
+from ..dot_private import validate_client_id_url
 from .addresses import address_allowed
 from .document import cache_lifetime, client_metadata_document_validate
 
@@ -83,7 +84,7 @@ class ClientMetadataFetcher(SafeMetadataFetcher):
         deadline = time.monotonic() + oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS
         if len(client_id) > MAX_CLIENT_ID_LENGTH:
             raise CIMDError("client_id URL is longer than 255 characters")
-        parsed = _validate_client_id_url(client_id)
+        parsed = validate_client_id_url(client_id)
         port = parsed.port or 443
         ips = self.resolve(parsed.hostname, port, deadline)
         path = parsed.path + (f"?{parsed.query}" if parsed.query else "")

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from oauth2_provider.cimd import CIMDError, _registration_permitted, _validate_client_id_url, is_cimd_client_id
+from oauth2_provider.cimd import CIMDError, is_cimd_client_id
 from oauth2_provider.models import get_application_model
 from oauth2_provider.settings import oauth2_settings
 
@@ -17,6 +17,7 @@ from apps.ratelimit.services import (
     ratelimit_in_flight,
 )
 
+from ..dot_private import registration_permitted, validate_client_id_url
 from .document import client_metadata_document_validate
 from .fetcher import MAX_CLIENT_ID_LENGTH
 
@@ -92,12 +93,12 @@ def client_get_by_metadata_url(client_id: str, request=None):
         if existing.cimd_expires_at is not None and now < existing.cimd_expires_at:
             return existing
     try:
-        host = _validate_client_id_url(client_id).hostname
+        host = validate_client_id_url(client_id).hostname
     except CIMDError as exc:
         log.info("client metadata document refused for %r: %s", client_id, exc)
         return None
     # DOT's CIMD_REGISTRATION_PERMISSION_CLASSES (default: allow all) gate new fetches, as in DOT.
-    if not _registration_permitted(request, client_id):
+    if not registration_permitted(request, client_id):
         log.info("client metadata document refused by CIMD permission classes: %r", client_id)
         return None
     try:

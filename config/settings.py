@@ -12,6 +12,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
+from apps.core import surfaces
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -245,9 +247,10 @@ SPECTACULAR_SETTINGS = {
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }
 
-# Cross-origin access for the public machine endpoints; never with credentials.
-# /mcp is enabled per origin, as its view's Origin check admits (apps/mcp_bridge/views.cors_enabled).
-CORS_URLS_REGEX = r"^/(v1(/.*)?|oauth/(token|revoke|register)|\.well-known/.*)$"
+# Cross-origin access for the public machine endpoints; never with credentials (the path
+# table is apps/core/surfaces.py). /mcp is enabled per origin, as its view's Origin check
+# admits (apps/mcp_bridge/views.cors_enabled).
+CORS_URLS_REGEX = surfaces.CORS_URLS_REGEX
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = [

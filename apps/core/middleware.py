@@ -7,6 +7,7 @@ from django.db import InterfaceError, OperationalError
 from .envelope import oauth_error_response, render
 from .ids import new_id
 from .request_context import current_request, notes
+from .surfaces import is_bearer_surface, is_oauth
 from .views import wants_envelope
 
 
@@ -51,7 +52,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request, exception):
         if not is_database_outage(exception):
             return None
-        if request.path.startswith("/oauth/"):
+        if is_oauth(request.path):
             response = oauth_error_response(
                 "temporarily_unavailable", "The service is temporarily unavailable.", status=503
             )
@@ -77,8 +78,7 @@ def is_database_outage(exception) -> bool:
 
 
 def is_bearer_only(request) -> bool:
-    path = request.path_info
-    if path != "/mcp" and path != "/v1" and not path.startswith("/v1/"):
+    if not is_bearer_surface(request.path_info):
         return False
     return settings.SESSION_COOKIE_NAME not in request.COOKIES
 

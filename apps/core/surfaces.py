@@ -69,3 +69,34 @@ def surface_of(path: str) -> Surface | None:
         elif path == prefix or path.startswith(prefix + "/"):
             return surface
     return None
+
+
+# docs/spec.md 7.3: rate limits and lockouts on /oauth/* (the authorize page included)
+# answer in the RFC 6749 body.
+OAUTH_PREFIX = "/oauth/"
+# The MCP endpoint is exactly this path (never a trailing-slash variant, so a POST is never redirected).
+MCP_PATH = "/mcp"
+# Cross-origin access (django-cors-headers): the public machine endpoints, never with
+# credentials. /mcp is enabled per request, for the origins its own check admits.
+CORS_URLS_REGEX = r"^/(v1(/.*)?|oauth/(token|revoke|register)|\.well-known/.*)$"
+
+
+def is_v1(path: str) -> bool:
+    surface = surface_of(path)
+    return surface is not None and surface.name == "v1"
+
+
+def is_bearer_surface(path: str) -> bool:
+    """/v1 and /mcp, called with a bearer credential (docs/spec.md 4.1, 4.7)."""
+    return path == MCP_PATH or is_v1(path)
+
+
+def speaks_envelope(path: str) -> bool:
+    """Whether a not-found or server fault on this path answers the envelope (the discovery
+    documents are fixed paths: anything else under /.well-known/ is a page's 404)."""
+    surface = surface_of(path)
+    return surface is not None and surface.shape == ENVELOPE and surface.name != "metadata"
+
+
+def is_oauth(path: str) -> bool:
+    return path.startswith(OAUTH_PREFIX)

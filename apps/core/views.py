@@ -5,13 +5,11 @@ from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFie
 from django.views import defaults
 
 from .envelope import oauth_error_response, render
-from .surfaces import OAUTH, surface_of
-
-ENVELOPE_PREFIXES = ("/v1/", "/mcp", "/api/")
+from .surfaces import OAUTH, is_v1, speaks_envelope, surface_of
 
 
 def wants_envelope(request) -> bool:
-    return request.path == "/v1" or request.path.startswith(ENVELOPE_PREFIXES)
+    return speaks_envelope(request.path)
 
 
 def handler400(request, exception=None):
@@ -46,7 +44,7 @@ def bad_request_message(exception) -> str:
 
 def handler404(request, exception=None):
     if wants_envelope(request):
-        if request.path == "/v1" or request.path.startswith("/v1/"):
+        if is_v1(request.path):
             return render(request, "route_not_found", route_not_found_message())
         return render(request, "not_found")
     return defaults.page_not_found(request, exception)

@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 
 from apps.core.envelope import error_response, oauth_error_response
 from apps.core.request_context import notes
-from apps.core.surfaces import surface_of
+from apps.core.surfaces import is_oauth, surface_of
 
 from . import services
 from .exceptions import LimiterUnavailable, RateLimited
@@ -16,10 +16,6 @@ OAUTH_DESCRIPTIONS = {
     429: "Too many requests. Retry after the number of seconds in Retry-After.",
     503: "The service is temporarily unavailable. Retry after the number of seconds in Retry-After.",
 }
-
-
-def is_oauth(path: str) -> bool:
-    return path.startswith("/oauth/")
 
 
 def render(request, error) -> HttpResponse:

@@ -60,9 +60,10 @@ class User(AbstractBaseUser, PermissionsMixin):
 class SharingSettings(models.Model):
     """The two sharing switches of docs/spec.md 5.13, off by default.
 
-    Stored and shown on /settings/sharing, gating nothing yet: the transcript
-    and message tools that will read them are planned. ``message_reading`` is
-    the account-wide consent; the per-number opt-in arrives with numbers.
+    Stored and shown on /settings/sharing. ``call_summaries`` gates transcripts
+    (``expand[]=transcript`` and ``svc_get_call_summary``); ``message_reading`` is
+    the account-wide consent for the planned message reads, beside each number's
+    own ``messages_opt_in``.
     """
 
     user = models.OneToOneField(User, primary_key=True, on_delete=models.CASCADE, related_name="sharing_settings")

@@ -1,4 +1,4 @@
-"""Writes that follow a password reset or change, and the sharing switches.
+"""Writes that follow a password reset or change, and the sharing switches (read through selectors.py).
 
 A new password revokes every OAuth code and token and every API key of the
 account (docs/spec.md 3.3): whoever knew the old password may have minted them.
@@ -41,11 +41,6 @@ def user_credentials_revoke_all(*, user: User, event_type: EventType, actor: Act
                 "access_tokens_revoked": oauth.access_tokens,
             },
         )
-
-
-def sharing_get(*, user: User) -> SharingSettings:
-    """The user's switches; an unsaved all-off record when never set."""
-    return SharingSettings.objects.filter(user=user).first() or SharingSettings(user=user)
 
 
 def sharing_update(*, user: User, call_summaries: bool, message_reading: bool) -> SharingSettings:

@@ -8,7 +8,8 @@ from django.views.decorators.http import require_http_methods
 from apps.numbers.selectors import number_list_for_sharing
 from apps.numbers.services import NumberNotFound, number_set_messages_opt_in
 
-from .security import sharing_get, sharing_update
+from .security import sharing_update
+from .selectors import sharing_get
 
 # More than any account rents; bounds the work one form post can ask for.
 MAX_NUMBERS_PER_POST = 200

@@ -4,7 +4,8 @@ import pytest
 from django.test import Client
 
 from apps.accounts.models import SharingSettings
-from apps.accounts.security import sharing_get, sharing_update
+from apps.accounts.security import sharing_update
+from apps.accounts.selectors import sharing_get
 from apps.audit.models import AuditEvent, EventType
 from tests.oauth.helpers import signed_in
 

@@ -136,6 +136,9 @@ class LiveServer:
         email, display_name, password = self.user
         self.manage("migrate", "--noinput")
         self.manage("createuser", "--email", email, "--display-name", display_name, "--password", password)
+        # The quick start's data: the demo rate deck and the account's demo data set (both modes).
+        self.manage("import_rates", "--demo", "--if-empty")
+        self.manage("seed_demo", "--email", email)
         self.log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             [

@@ -74,6 +74,12 @@ def case_lines(fixture: dict) -> dict[str, list[str]]:
     }
 
 
+def interleave(lists: list[list[str]]) -> list[str]:
+    """One line of each list in turn, the shorter ones repeated: every case an equal share."""
+    longest = max((len(rows) for rows in lists), default=0)
+    return [rows[i % len(rows)] for i in range(longest) for rows in lists if rows]
+
+
 def write_lines(workdir: Path, name: str, rows: list[str]) -> Path:
     path = workdir / f"{name}.lines"
     path.write_text("\n".join(rows) + "\n")

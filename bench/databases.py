@@ -8,7 +8,7 @@ nothing a previous run wrote (tokens issued, stamps) is ever measured again. A t
 whose fingerprint no longer matches is dropped. ``--rebuild`` builds anew regardless.
 
 Names: ``bench`` (the large set, which the token cases also use), ``bench_small``,
-``bench_peer`` (stock django-oauth-toolkit), ``bench_tpl_<size>_<fingerprint>`` (kept),
+``bench_peer`` (stock django-oauth-toolkit), ``bench_tpl_<size>_<code>_<sizes>`` (kept),
 ``bench_build_<size>`` (while building).
 """
 
@@ -41,13 +41,16 @@ def _admin(url: str):
 
 
 def fingerprint(users: int, scale: float) -> str:
-    digest = hashlib.sha256()
+    """``<code>_<sizes>``: the code part changes with any migration, the data code or a version;
+    the sizes part with the options (a trial at other sizes keeps its own templates)."""
+    code = hashlib.sha256()
     files = [*sorted(ROOT.glob("apps/*/migrations/*.py")), *(ROOT / name for name in DATA_CODE)]
     for path in files:
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes())
-    digest.update(f"{users}|{scale}|{version('Django')}|{version('django-oauth-toolkit')}".encode())
-    return digest.hexdigest()[:12]
+        code.update(str(path.relative_to(ROOT)).encode())
+        code.update(path.read_bytes())
+    code.update(f"{version('Django')}|{version('django-oauth-toolkit')}".encode())
+    sizes = hashlib.sha256(f"{users}|{scale}".encode())
+    return f"{code.hexdigest()[:10]}_{sizes.hexdigest()[:4]}"
 
 
 def existing(url: str) -> set[str]:
@@ -89,7 +92,9 @@ def templates_ensure(
     wanted = {size: f"bench_tpl_{size}_{key}" for size in SIZES}
     present = existing(url)
     for name in present:
-        if name.startswith("bench_tpl_") and (rebuild or name not in wanted.values()):
+        # Templates of older code go; those of the same code at other sizes stay.
+        stale = name.startswith("bench_tpl_") and not name.endswith(key) and key.split("_")[0] not in name
+        if stale or (rebuild and name in wanted.values()):
             drop(url, name)
     missing = [size for size, name in wanted.items() if rebuild or name not in present]
     started = time.monotonic()

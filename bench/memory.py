@@ -32,7 +32,7 @@ class Reading:
 
 @dataclass
 class WorkerMemory:
-    """Two readings of one server's workers: after warm-up, and after many more requests."""
+    """Readings of one server's workers: after warm-up, then after many more requests."""
 
     server: str
     readings: list[Reading] = field(default_factory=list)
@@ -42,11 +42,10 @@ class WorkerMemory:
         self.readings.append(reading)
         return reading
 
-    @property
-    def growth(self) -> dict[int, float]:
-        """MB each worker grew from the first reading to the last (a worker replaced counts as unknown)."""
-        first, last = self.readings[0].rss, self.readings[-1].rss
-        return {pid: last[pid] - first[pid] for pid in first if pid in last}
+    def growth_between(self, first: int, last: int) -> dict[int, float]:
+        """MB each worker grew from one reading to another (a worker replaced is left out)."""
+        before, after = self.readings[first].rss, self.readings[last].rss
+        return {pid: after[pid] - before[pid] for pid in before if pid in after}
 
     @property
     def replaced(self) -> bool:

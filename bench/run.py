@@ -219,19 +219,17 @@ def main() -> int:
                 (peer_pool if case.reference == "peer" else floor_pool).add(reference)
             timings["read cases"] = time.monotonic() - mark
 
-            # Memory after many requests: top each server up to --memory-requests with every case.
+            # Memory after many requests: each server topped up to --memory-requests with every case,
+            # read, then given half as many again and read once more. A leak keeps growing between the
+            # last two readings; caches that fill (bounded per-process caches) have stopped by then.
             mark = time.monotonic()
             for size in SIZES:
                 server, mixed = on[size], workdir / f"mixed-{size}.lines"
-                full = [line for case in args.case_list for line in lines[size][case.key]]
-                mixed.write_text("\n".join(full) + "\n")
-                rate = 500.0  # requests a second, until measured
-                while server.served < args.memory_requests:
-                    seconds = min(120, max(2, (args.memory_requests - server.served) / rate))
-                    before, begun = server.served, time.monotonic()
-                    wrk(mixed, server, duration=seconds, connections=args.connections, threads=args.threads)
-                    rate = max(50.0, (server.served - before) / (time.monotonic() - begun))
-                memory[size].read(server.pid, server.served)
+                mixed.write_text("\n".join(cases.interleave([lines[size][c.key] for c in args.case_list])) + "\n")
+                for target in (args.memory_requests, None):
+                    target = target or server.served + args.memory_requests // 2
+                    top_up(mixed, server, target, args)
+                    memory[size].read(server.pid, server.served)
             timings["memory top-up"] = time.monotonic() - mark
 
         for result in [floor_pool, calibration, peer_pool, *results.values()]:
@@ -277,6 +275,16 @@ def main() -> int:
         report.write_docs(text, run)
     shutil.rmtree(workdir, ignore_errors=True)
     return 0
+
+
+def top_up(lines: Path, server: Server, target: int, args) -> None:
+    """Load ``server`` with ``lines`` until it has been sent ``target`` requests in all."""
+    rate = 500.0  # requests a second, until measured
+    while server.served < target:
+        seconds = min(120, max(2, (target - server.served) / rate))
+        before, begun = server.served, time.monotonic()
+        wrk(lines, server, duration=seconds, connections=args.connections, threads=args.threads)
+        rate = max(50.0, (server.served - before) / (time.monotonic() - begun))
 
 
 TOKEN_KINDS = (

@@ -35,10 +35,11 @@ EXECUTE = re.compile(r"^F\t\d+\tExecute\t")
 def environ(line: str) -> dict:
     method, path, headers, body = line.rstrip("\n").split("\t")
     data = body.encode()
+    path, _, query = path.partition("?")
     env = {
         "REQUEST_METHOD": method,
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SERVER_NAME": "127.0.0.1",
         "SERVER_PORT": os.environ.get("BENCH_PORT", "8101"),
         "SERVER_PROTOCOL": "HTTP/1.1",

@@ -121,7 +121,8 @@ def contact_reindex(*, contact: Contact) -> None:
     with transaction.atomic():
         contact.sort_name = search.sort_key(contact.name)
         Contact.objects.filter(pk=contact.pk).update(sort_name=contact.sort_name)
-        numbers = list(contact.phone_numbers.all())
+        # From the table, not a prefetched copy: the numbers were just saved.
+        numbers = list(ContactPhoneNumber.objects.filter(contact_id=contact.pk))
         for phone in numbers:
             country = country_of(parse_e164(phone.number))
             if phone.country != country:

@@ -104,6 +104,17 @@ def populate(base: str, *, email: str = "ada@example.com", older_keys: int = 0) 
     apikey_revoke(key=retired)
     apikey_create(user=user, name="Reporting script", scopes=["rates:read", "credits:read", "calls:read"])
     apikey_create(user=user, name="Home automation with a rather long descriptive name", scopes=["calls:read"])
+    from apps.billing.services import ledger_append
+
+    ledger_append(user=user, livemode=True, amount=2500, type="top_up", source=None, description="Card top-up")
+    ledger_append(
+        user=user,
+        livemode=True,
+        amount=-137,
+        type="call",
+        source=None,
+        description="Call to +44 20 7946 0958 (United Kingdom), 4 min 12 s",
+    )
 
     redirect = "https://assistant.example.com/oauth/callback"
     app = _client(name="Pocket Assistant", redirect_uris=f"{redirect} http://127.0.0.1/callback")

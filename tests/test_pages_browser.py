@@ -98,6 +98,10 @@ def test_signed_in_pages_fit(service, width):
         assert "dcr_" not in text and "key_" not in text
         assert_fits(page, "activity")
 
+        page.goto(f"{service}/billing")
+        assert "$23.63" in visible_text(page)
+        assert_fits(page, "billing")
+
         for path in ("/settings/sharing", "/settings/password"):
             page.goto(f"{service}{path}")
             assert_fits(page, path)
@@ -132,7 +136,7 @@ def test_the_header_wraps_instead_of_overflowing(service, width):
         sign_in(page, service, account.email)
         assert_fits(page, "home with a long email")
         links = page.locator("header nav a")
-        assert links.count() == 6
+        assert links.count() == 7  # home, API keys, billing, connected apps, sharing, activity, password
         for n in range(links.count()):
             assert links.nth(n).is_visible()
         page.click("header nav a:has-text('Activity')")

@@ -13,15 +13,35 @@ class Scope:
 SCOPES: dict[str, Scope] = {
     s.name: s
     for s in (
-        Scope("rates:read", "See call rates to destinations."),
-        Scope("credits:read", "See your credit balance and transactions."),
-        Scope("calls:read", "See your call history and the status of your calls."),
+        Scope("rates:read", "See what calls cost per minute to a number or a country, from the published price list."),
+        Scope(
+            "credits:read",
+            "See your credit balance and its transactions: top-ups, charges for calls, numbers and "
+            "transcripts, refunds and adjustments.",
+        ),
+        Scope(
+            "calls:read",
+            "See your call history and live calls: the numbers, times, durations, status and cost of each call.",
+        ),
         Scope("calls:place", "Place calls from your account, which spends your credit.", sensitive=True),
-        Scope("contacts:read", "Search your contacts."),
-        Scope("numbers:read", "See your virtual numbers and caller ID."),
+        Scope(
+            "contacts:read",
+            "See and search your contacts: their names and phone numbers "
+            "(also shows contact names in your call history).",
+        ),
+        Scope(
+            "numbers:read",
+            "See your virtual numbers (country, type, calls and SMS, renewal, and whether apps may read "
+            "their messages) and your verified caller IDs.",
+        ),
         Scope("messages:read", "Read new codes and messages in your SMS inbox.", sensitive=True),
         Scope("messages:history", "Read the history of your SMS inbox.", sensitive=True),
-        Scope("transcripts:read", "Read transcripts and AI summaries of your calls.", sensitive=True),
+        Scope(
+            "transcripts:read",
+            "Read AI summaries of your calls (summary, action items, reference numbers), only while you allow call "
+            "summaries in your sharing settings.",
+            sensitive=True,
+        ),
         Scope("webhooks:manage", "Manage webhooks that notify other services of account events."),
     )
 }

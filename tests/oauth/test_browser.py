@@ -85,7 +85,7 @@ def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback, w
             assert page.text_content("#registration").strip() == "Self-registered"
             assert page.text_content("#redirect-host") == "127.0.0.1"
             scopes = page.text_content("#scopes")
-            assert "See call rates to destinations." in scopes
+            assert "See what calls cost per minute to a number or a country, from the published price list." in scopes
             assert "Place calls from your account, which spends your credit." in scopes
             # a self-registered client asking a sensitive scope: Allow alone is refused
             page.click("#allow")

@@ -102,7 +102,10 @@ def test_list_after_a_real_consent_shows_the_app(user):
     assert entry["registration"] == "self-registered"
     assert entry["redirect_host"] == "client.example.com"
     assert [s["scope"] for s in entry["scopes"]] == ["rates:read", "calls:read"]
-    assert entry["scopes"][0]["description"] == "See call rates to destinations."
+    assert (
+        entry["scopes"][0]["description"]
+        == "See what calls cost per minute to a number or a country, from the published price list."
+    )
     assert entry["resources"] == ["http://testserver/v1"]
     now = int(timezone.now().timestamp())
     assert now - 60 <= entry["first_authorized"] <= entry["last_used"] <= now + 1

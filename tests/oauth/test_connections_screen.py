@@ -36,7 +36,7 @@ def test_screen_lists_each_app_with_its_details(user):
     assert "self-registered" in html
     assert "verified partner" in html
     assert "assistant.example.org" in html
-    assert "See call rates to destinations." in html
+    assert "See what calls cost per minute to a number or a country, from the published price list." in html
     assert "Place calls from your account, which spends your credit." in html
     assert "(sensitive)" in html
     assert first.strftime("%Y-%m-%d %H:%M") in html

@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent, EventType
+from apps.credentials.scopes import SCOPES
 from apps.oauth.models import ConsentTransaction, Grant, RefreshToken
 from apps.oauth.services import transaction_create
 from apps.oauth.views.authorize import BINDING_COOKIE
@@ -76,7 +77,11 @@ def test_read_transaction_shape(browser, app, user):
             "client_id_host": None,  # not identified by a metadata document URL
         },
         "scopes": [
-            {"scope": "rates:read", "description": "See call rates to destinations.", "sensitive": False},
+            {
+                "scope": "rates:read",
+                "description": SCOPES["rates:read"].sentence,
+                "sensitive": False,
+            },
             {
                 "scope": "messages:read",
                 "description": "Read new codes and messages in your SMS inbox.",
@@ -177,7 +182,7 @@ def test_allow_redirects_with_code_state_iss_and_emails_owner(
     message = mail.outbox[0]
     assert message.to == [user.email]
     assert "Pocket Assistant" in message.subject
-    assert "See call rates to destinations." in message.body
+    assert "See what calls cost per minute to a number or a country, from the published price list." in message.body
 
 
 def test_deny_redirects_access_denied(browser, txn_id):
@@ -299,7 +304,7 @@ def test_consent_page_shows_client_kind_host_and_scope_sentences(browser):
     assert "Pocket Assistant" in html
     assert "Self-registered" in html
     assert "client.example.com" in html
-    assert "See call rates to destinations." in html
+    assert "See what calls cost per minute to a number or a country, from the published price list." in html
     assert "Place calls from your account, which spends your credit." in html
     assert 'id="confirm-sensitive"' in html
     assert "no-store" in page["Cache-Control"] or "no-cache" in page["Cache-Control"]
@@ -372,7 +377,7 @@ def test_the_email_lists_only_the_scopes_allowed(browser, app, django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         assert decide(browser, txn_id, "allow", scopes=["calls:read"]).status_code == 200
     (message,) = mail.outbox
-    assert "See call rates to destinations." not in message.body
+    assert "See what calls cost per minute to a number or a country, from the published price list." not in message.body
 
 
 @pytest.mark.parametrize(

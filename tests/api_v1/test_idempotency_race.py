@@ -16,9 +16,9 @@ from rest_framework.views import APIView
 
 from apps.api_v1.idempotency import IdempotentMixin
 from apps.api_v1.models import IdempotencyRecord
-from apps.credentials.session import DashboardSessionAuthentication
 from apps.api_v1.urls import catch_all
 from apps.apikeys.models import ApiKey
+from apps.credentials.session import DashboardSessionAuthentication
 from tests.factories import UserFactory
 
 pytestmark = [

@@ -1,0 +1,82 @@
+"""bench/report.py: ratios, growth, targets met or not, from a synthetic run."""
+
+from types import SimpleNamespace
+
+from bench.cases import CASES
+from bench.measure import Result
+from bench.memory import Reading, WorkerMemory
+from bench.report import BOUNDS, Run, growth, render, targets
+
+
+def result(name, rps, p99=5.0):
+    return Result(name, rps=list(rps), p50=[2.0] * len(rps), p99=[p99] * len(rps), errors=[0] * len(rps))
+
+
+def synthetic_run(*, large_factor=1.0, memory_growth=0.2):
+    floor = [1000.0, 1000.0, 1000.0]
+    results, references = {}, {"calibration": result("cal ref", floor)}
+    for case in CASES:
+        references[case.key] = result(f"ref {case.key}", floor)
+        results[(case.key, "small")] = result(case.key, [700.0, 700.0, 700.0])
+        results[(case.key, "large")] = result(case.key, [700.0 * large_factor] * 3)
+    memory = WorkerMemory("service, large data set")
+    memory.readings = [
+        Reading(1000, {1: 120.0}),
+        Reading(100_000, {1: 123.0}),
+        Reading(150_000, {1: 123.0 + memory_growth}),
+    ]
+    tokens = {"refresh": (result("ours", [300.0] * 3), result("stock", [100.0] * 3))}
+    statements = {
+        ("ours", "refresh"): {"median_wire": 5, "median_django": 4, "sample": ["SELECT 1"]},
+        ("dot", "refresh"): {"median_wire": 19, "median_django": 18, "sample": ["SELECT 1"]},
+    }
+    fixture = {"users": 10, "size": {"deck": 1, "ledger": 1, "calls": 1, "contacts": 1}}
+    return Run(
+        args=SimpleNamespace(statement_samples=20),
+        cases=list(CASES),
+        results=results,
+        references=references,
+        floor=result("floor", floor * 3),
+        peer=result("peer", floor),
+        calibration=result("calibration", [800.0] * 3),
+        noise=0.05,
+        tokens=tokens,
+        statements=statements,
+        memory={"large": memory},
+        sizes={"small": fixture, "large": fixture},
+        timings={"total": 60.0},
+    )
+
+
+def met(run) -> dict[str, bool]:
+    return {name: ok for name, _, _, _, ok, _ in targets(run)}
+
+
+def test_ratios_against_the_reference_and_the_calibration():
+    found = met(synthetic_run())
+    assert found["GET /v1/me (API key) / floor"] is True  # 0.70 >= 0.65
+    assert found["GET /v1/me (API key) / calibration"] is True  # 0.70 / 0.80 >= 0.85
+    assert found["rate lookup / floor"] is True
+    assert found["/mcp svc_whoami / SDK peer whoami"] is False  # 0.70 < 1.8
+    assert found["refresh / stock django-oauth-toolkit"] is True  # 3x
+    assert found["refresh statements / stock's"] is True  # 5 / 19
+
+
+def test_growth_is_judged_against_the_runs_noise():
+    assert growth(synthetic_run(large_factor=0.97), "ledger") == 0.97
+    assert all(ok for name, ok in met(synthetic_run(large_factor=0.97)).items() if "10x data" in name)
+    assert not any(ok for name, ok in met(synthetic_run(large_factor=0.9)).items() if "10x data" in name)
+
+
+def test_a_worker_still_growing_over_the_last_requests_is_not_met():
+    assert met(synthetic_run(memory_growth=0.2))["worker growth over the last 50,000 requests, MB (large set)"]
+    assert not met(synthetic_run(memory_growth=3.0))["worker growth over the last 50,000 requests, MB (large set)"]
+
+
+def test_the_report_names_what_bounds_each_unmet_target():
+    text = render(synthetic_run(large_factor=0.9))
+    assert "| /mcp svc_whoami / SDK peer whoami | >= 1.80 | 0.63 | NO |" in text
+    assert "What bounds the targets not met:" in text
+    assert f"- {BOUNDS['mcp']}" in text
+    assert f"- {BOUNDS['growth']}" in text
+    assert f"- {BOUNDS['memory']}" not in text  # met: no prose

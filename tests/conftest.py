@@ -2,7 +2,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.oauth.models import AccessToken, RefreshToken
-from tests.oauth.helpers import make_client, refresh, signed_in, tokens_for
+from tests.support.oauth import make_client, refresh, signed_in, tokens_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -14,8 +14,8 @@ from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.factories import make_api_key
-from tests.oauth.helpers import (
+from tests.support.factories import make_api_key
+from tests.support.oauth import (
     MCP,
     REDIRECT,
     V1,

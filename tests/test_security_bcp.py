@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
-from tests.factories import PASSWORD
-from tests.oauth.helpers import REDIRECT, authorize_params, make_client, pkce, signed_in, start
+from tests.support.factories import PASSWORD
+from tests.support.oauth import REDIRECT, authorize_params, make_client, pkce, signed_in, start
 
 BROWSER_PAGES = ["consent", "error", "login"]
 
@@ -45,7 +45,7 @@ def test_authorization_responses_use_302_never_307(user):
 @pytest.mark.django_db
 def test_code_never_travels_in_a_fragment_or_to_an_unregistered_host(user):
     """RFC 9700 4.1 and 4.11: exact redirect URI, query response mode only (no implicit, no fragment)."""
-    from tests.oauth.helpers import decide, query
+    from tests.support.oauth import decide, query
 
     app = make_client()
     browser = signed_in(user)

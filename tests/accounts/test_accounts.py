@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError
 
-from tests.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -4,7 +4,7 @@ the docs, API keys and connected apps are."""
 import pytest
 from django.test import Client
 
-from tests.oauth.helpers import signed_in
+from tests.support.oauth import signed_in
 
 pytestmark = pytest.mark.django_db
 

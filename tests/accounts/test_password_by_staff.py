@@ -9,19 +9,13 @@ from django.contrib.admin.utils import quote
 from django.core.management import call_command
 from django.test import Client
 
-from tests.accounts.test_password_reset import (
-    NEW_PASSWORD,
-    assert_all_revoked,
-    assert_stranger_untouched,
-    credentials,  # noqa: F401  (fixture)
-    password_events,
-)
-from tests.factories import UserFactory
+from tests.support.accounts import NEW_PASSWORD, assert_all_revoked, assert_stranger_untouched, password_events
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def test_admin_password_change_revokes_every_token_and_key(user, credentials):  # noqa: F811
+def test_admin_password_change_revokes_every_token_and_key(user, credentials):
     credentials["user"] = user
     staff = Client()
     staff.force_login(UserFactory(is_staff=True, is_superuser=True))
@@ -37,7 +31,7 @@ def test_admin_password_change_revokes_every_token_and_key(user, credentials):  
     assert len(password_events()) == 1
 
 
-def test_admin_password_mismatch_revokes_nothing(user, credentials):  # noqa: F811
+def test_admin_password_mismatch_revokes_nothing(user, credentials):
     staff = Client()
     staff.force_login(UserFactory(is_staff=True, is_superuser=True))
     response = staff.post(
@@ -49,7 +43,7 @@ def test_admin_password_mismatch_revokes_nothing(user, credentials):  # noqa: F8
     assert_stranger_untouched(credentials)
 
 
-def test_changepassword_command_revokes_every_token_and_key(user, credentials):  # noqa: F811
+def test_changepassword_command_revokes_every_token_and_key(user, credentials):
     credentials["user"] = user
     with mock.patch("getpass.getpass", return_value=NEW_PASSWORD):
         call_command("changepassword", user.email)

@@ -7,35 +7,12 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from apps.apikeys.models import ApiKey
-from apps.audit.models import AuditEvent, EventType
-from apps.oauth.connections.revocation import PASSWORD_MESSAGE
-from tests.factories import PASSWORD, UserFactory, make_api_key
-from tests.oauth.connection_helpers import issue, me
-from tests.oauth.helpers import MCP, make_client, refresh, signed_in
+from apps.audit.models import EventType
+from tests.support.accounts import NEW_PASSWORD, assert_all_revoked, assert_stranger_untouched, password_events
+from tests.support.factories import PASSWORD
+from tests.support.oauth import issue, make_client, me, signed_in
 
 pytestmark = pytest.mark.django_db
-
-NEW_PASSWORD = "a-brand-new-passphrase-42"
-
-
-def password_events():
-    """Entries of password events only (creating the fixtures' API keys is audited too)."""
-    return list(AuditEvent.objects.filter(event_type__in=[EventType.PASSWORD_RESET, EventType.PASSWORD_CHANGED]))
-
-
-@pytest.fixture
-def credentials(user):
-    """Two apps (one on each resource) and two API keys of the user, plus a stranger's."""
-    app_a, app_b = make_client(), make_client()
-    stranger = UserFactory()
-    return {
-        "apps": (app_a, app_b),
-        "tokens": [issue(user, app_a), issue(user, app_b, resource=MCP)],
-        "keys": [make_api_key(user)[1], make_api_key(user, livemode=False)[1]],
-        "stranger_token": issue(stranger, app_a),
-        "stranger_key": make_api_key(stranger)[1],
-    }
 
 
 def reset_link(user) -> str:
@@ -55,26 +32,6 @@ def choose_password(link: str, first=NEW_PASSWORD, second=NEW_PASSWORD, client=N
     assert response.status_code == 302  # Django moves the token into the session
     form_url = response["Location"]
     return browser.post(form_url, {"new_password1": first, "new_password2": second})
-
-
-def assert_all_revoked(credentials, message=PASSWORD_MESSAGE):
-    for tokens in credentials["tokens"]:
-        response = me(tokens["access_token"])
-        assert response.status_code == 401
-        assert response.json()["error"]["message"] == message
-    app_a, app_b = credentials["apps"]
-    for app, tokens in zip((app_a, app_b), credentials["tokens"], strict=True):
-        response = refresh(Client(), app, tokens["refresh_token"])
-        assert response.status_code == 400
-        assert response.json()["error"] == "invalid_grant"
-    for secret in credentials["keys"]:
-        assert me(secret).status_code == 401
-    assert not ApiKey.objects.filter(user=credentials["user"], revoked_at__isnull=True).exists()
-
-
-def assert_stranger_untouched(credentials):
-    assert me(credentials["stranger_token"]["access_token"]).status_code == 200
-    assert me(credentials["stranger_key"]).status_code == 200
 
 
 # -- reset by email --------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.test import Client
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.memory import MemoryStore
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 from .throttle_helpers import Clock, DownStore, assert_refused_page, page_text
 

@@ -7,7 +7,7 @@ from apps.accounts.models import SharingSettings
 from apps.accounts.security import sharing_update
 from apps.accounts.selectors import sharing_get
 from apps.audit.models import AuditEvent, EventType
-from tests.oauth.helpers import signed_in
+from tests.support.oauth import signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from apps.ratelimit import conf
 from apps.ratelimit.exceptions import RateLimited
 from apps.ratelimit.services import ratelimit_signin_attempt
 from apps.ratelimit.stores.memory import MemoryStore
-from tests.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 from .throttle_helpers import Clock, DownStore, assert_refused_page, page_text
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.api_v1.helpers import assert_error
+from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
 

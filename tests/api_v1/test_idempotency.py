@@ -26,7 +26,7 @@ from apps.api_v1.models import IdempotencyRecord
 from apps.api_v1.urls import catch_all
 from apps.apikeys.services import apikey_create
 from apps.core.errors import ApiError
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 KEY = "8e5b6f1c-3d2a-4b7e-9c0f-1a2b3c4d5e6f"
 CALLS = []

@@ -19,7 +19,7 @@ from apps.api_v1.models import IdempotencyRecord
 from apps.api_v1.urls import catch_all
 from apps.apikeys.models import ApiKey
 from apps.credentials.session import DashboardSessionAuthentication
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = [
     pytest.mark.urls(__name__),

@@ -11,7 +11,7 @@ from apps.api_v1.pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination,
 from apps.apikeys.models import ApiKey
 from apps.core.errors import ApiError
 from apps.core.ids import digest, new_secret
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def test_limit_default_and_bounds():

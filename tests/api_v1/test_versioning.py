@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.api_v1 import versions
 from apps.apikeys.models import ApiKey
-from tests.api_v1.helpers import assert_error
+from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -20,15 +20,3 @@ def create(dashboard):
         return dashboard.post("/v1/api-keys", body, format="json")
 
     return _create
-
-
-def assert_error(response, code, status, param=None):
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/json"
-    assert response["Cache-Control"] == "no-store"
-    error = response.json()["error"]
-    assert error["code"] == code
-    assert error["param"] == param
-    assert error["request_id"] == response["Request-Id"]
-    assert error["doc_url"] == f"https://docs.example.test/errors#{code}"
-    return error

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from tests.browser import launch_chromium, require_browser
-from tests.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

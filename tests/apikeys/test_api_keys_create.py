@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from apps.apikeys.models import ApiKey
 from apps.core.ids import digest
-from tests.apikeys.conftest import assert_error
-from tests.factories import make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 
 RECORD_FIELDS = {
     "object",
@@ -60,14 +60,14 @@ def test_livemode_false_makes_a_test_key(create):
 
 @pytest.mark.parametrize("livemode", ["false", 0, None, "yes"])
 def test_livemode_must_be_a_boolean(create, livemode):
-    assert_error(create(livemode=livemode), "invalid_request", 400, param="livemode")
+    assert_error(create(livemode=livemode), 400, "invalid_request", param="livemode")
 
 
 @pytest.mark.parametrize(
     "name", ["", "   ", "x" * 101, None, 42, ["a"], "nul\x00", "two\nlines", "esc\x1b[31m", "del\x7f"]
 )
 def test_invalid_name(create, user, name):
-    error = assert_error(create(name=name), "invalid_name", 400, param="name")
+    error = assert_error(create(name=name), 400, "invalid_name", param="name")
     assert error["type"] == "invalid_request_error"
     assert user.api_keys.count() == 0
 
@@ -81,14 +81,14 @@ def test_name_bounds_are_inclusive(create, name):
 
 def test_missing_name(dashboard):
     response = dashboard.post("/v1/api-keys", {"scopes": ["rates:read"]}, format="json")
-    assert_error(response, "invalid_name", 400, param="name")
+    assert_error(response, 400, "invalid_name", param="name")
 
 
 @pytest.mark.parametrize(
     "scopes", [[], ["rates:write"], ["rates:read", "nope"], "rates:read", None, [1], [["rates:read"]], {}]
 )
 def test_invalid_scopes(create, user, scopes):
-    assert_error(create(scopes=scopes), "invalid_scopes", 400, param="scopes")
+    assert_error(create(scopes=scopes), 400, "invalid_scopes", param="scopes")
     assert user.api_keys.count() == 0
 
 
@@ -101,7 +101,7 @@ def test_all_ten_scopes_are_accepted_and_duplicates_dropped(create):
 
 @pytest.mark.parametrize("days", [0, -1, 366, 1000, 1.5, 30.0, "30", True, [30]])
 def test_invalid_expiry(create, user, days):
-    assert_error(create(expires_in_days=days), "invalid_expiry", 400, param="expires_in_days")
+    assert_error(create(expires_in_days=days), 400, "invalid_expiry", param="expires_in_days")
     assert user.api_keys.count() == 0
 
 
@@ -156,7 +156,7 @@ def test_ip_allowlist_accepts_ipv4_and_ipv6_addresses_and_ranges(create, given, 
     ],
 )
 def test_invalid_ip_allowlist(create, user, allowlist):
-    assert_error(create(ip_allowlist=allowlist), "invalid_ip_allowlist", 400, param="ip_allowlist")
+    assert_error(create(ip_allowlist=allowlist), 400, "invalid_ip_allowlist", param="ip_allowlist")
     assert user.api_keys.count() == 0
 
 
@@ -168,7 +168,7 @@ def test_fifty_allowlist_entries_are_accepted(create):
 def test_limit_of_ten_live_keys(create, user):
     for i in range(10):
         assert create(name=f"k{i}").status_code == 201
-    error = assert_error(create(name="eleventh"), "api_key_limit", 409)
+    error = assert_error(create(name="eleventh"), 409, "api_key_limit")
     assert error["type"] == "invalid_request_error"
     assert user.api_keys.count() == 10
 
@@ -176,17 +176,17 @@ def test_limit_of_ten_live_keys(create, user):
 def test_test_keys_count_towards_the_limit(create, user):
     for i in range(10):
         assert create(name=f"k{i}", livemode=bool(i % 2)).status_code == 201
-    assert_error(create(), "api_key_limit", 409)
+    assert_error(create(), 409, "api_key_limit")
 
 
 def test_revoked_and_expired_keys_free_a_slot(create, dashboard, user):
     keys = [create(name=f"k{i}").json()["id"] for i in range(10)]
-    assert_error(create(), "api_key_limit", 409)
+    assert_error(create(), 409, "api_key_limit")
     dashboard.delete(f"/v1/api-keys/{keys[0]}")
     assert create(name="after revoke").status_code == 201
     ApiKey.objects.filter(pk=keys[1]).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert create(name="after expiry").status_code == 201
-    assert_error(create(), "api_key_limit", 409)
+    assert_error(create(), 409, "api_key_limit")
 
 
 def test_the_limit_is_per_user(create, user):
@@ -198,29 +198,29 @@ def test_the_limit_is_per_user(create, user):
 @pytest.mark.parametrize("body", ['["name"]', '"x"', "null", "42", "{bad json", ""])
 def test_body_that_is_not_a_json_object(dashboard, user, body):
     response = dashboard.post("/v1/api-keys", body, content_type="application/json")
-    assert_error(response, "invalid_body", 400)
+    assert_error(response, 400, "invalid_body")
     assert user.api_keys.count() == 0
 
 
 def test_unknown_fields_are_refused_with_param(create, user):
-    assert_error(create(expires_in_day=30), "invalid_request", 400, param="expires_in_day")
+    assert_error(create(expires_in_day=30), 400, "invalid_request", param="expires_in_day")
     assert user.api_keys.count() == 0
 
 
 def test_form_encoded_body_is_415(dashboard):
     response = dashboard.post("/v1/api-keys", {"name": "x"})  # multipart
-    assert_error(response, "unsupported_media_type", 415)
+    assert_error(response, 415, "unsupported_media_type")
 
 
 def test_accept_must_allow_json(dashboard):
     response = dashboard.get("/v1/api-keys", HTTP_ACCEPT="text/html")
-    assert_error(response, "not_acceptable", 406)
+    assert_error(response, 406, "not_acceptable")
 
 
 def test_first_invalid_field_is_reported_in_order(create):
     # name is checked first, then scopes, expiry, allowlist.
     response = create(name="", scopes=[], expires_in_days=0, ip_allowlist=["x"])
-    assert_error(response, "invalid_name", 400, param="name")
+    assert_error(response, 400, "invalid_name", param="name")
 
 
 @pytest.mark.parametrize("key", [None, "nested-1"])
@@ -228,7 +228,7 @@ def test_deeply_nested_json_is_invalid_body_not_a_500(dashboard, user, key):
     extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     body = '{"name": ' + "[" * 5000 + "]" * 5000 + ', "scopes": ["rates:read"]}'
     response = dashboard.post("/v1/api-keys", body, content_type="application/json", **extra)
-    assert_error(response, "invalid_body", 400)
+    assert_error(response, 400, "invalid_body")
     assert user.api_keys.count() == 0
 
 
@@ -246,4 +246,4 @@ def test_a_created_allowlist_is_enforced_at_v1_me(create, api, allowlist, inside
     secret = create(ip_allowlist=allowlist).json()["secret"]
     auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
     assert api.get("/v1/me", REMOTE_ADDR=inside, **auth).status_code == 200
-    assert_error(api.get("/v1/me", REMOTE_ADDR=outside, **auth), "ip_not_allowed", 403)
+    assert_error(api.get("/v1/me", REMOTE_ADDR=outside, **auth), 403, "ip_not_allowed")

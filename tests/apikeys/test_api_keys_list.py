@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from apps.apikeys.models import ApiKey
 from apps.core.ids import digest, new_secret
-from tests.apikeys.conftest import assert_error
-from tests.factories import UserFactory, make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory, make_api_key
 
 
 def add_keys(user, count, *, same_instant=False):
@@ -135,7 +135,7 @@ def test_limit_bounds(dashboard, user, limit):
 
 @pytest.mark.parametrize("limit", ["0", "101", "-1", "abc", "", "1.5", "1e2", " 5", "+5", "٥", "99999999999999999999"])
 def test_invalid_limit(dashboard, limit):
-    error = assert_error(dashboard.get("/v1/api-keys", {"limit": limit}), "invalid_limit", 400, param="limit")
+    error = assert_error(dashboard.get("/v1/api-keys", {"limit": limit}), 400, "invalid_limit", param="limit")
     assert error["type"] == "invalid_request_error"
 
 
@@ -143,7 +143,7 @@ def test_invalid_limit(dashboard, limit):
 def test_cursor_of_another_users_key_is_invalid(dashboard, user, param):
     add_keys(user, 2)
     (theirs,) = add_keys(UserFactory(), 1)
-    assert_error(dashboard.get("/v1/api-keys", {param: theirs.id}), "invalid_cursor", 400, param=param)
+    assert_error(dashboard.get("/v1/api-keys", {param: theirs.id}), 400, "invalid_cursor", param=param)
 
 
 @pytest.mark.parametrize("param", ["starting_after", "ending_before"])
@@ -152,19 +152,19 @@ def test_cursor_of_another_users_key_is_invalid(dashboard, user, param):
 )
 def test_cursor_without_the_prefix_or_unknown_is_invalid(dashboard, user, param, value):
     add_keys(user, 1)
-    assert_error(dashboard.get("/v1/api-keys", {param: value}), "invalid_cursor", 400, param=param)
+    assert_error(dashboard.get("/v1/api-keys", {param: value}), 400, "invalid_cursor", param=param)
 
 
 def test_cursor_without_prefix_of_an_existing_id_is_invalid(dashboard, user):
     (key,) = add_keys(user, 1)
     bare = key.id.removeprefix("key_")
-    assert_error(dashboard.get("/v1/api-keys", {"starting_after": bare}), "invalid_cursor", 400, "starting_after")
+    assert_error(dashboard.get("/v1/api-keys", {"starting_after": bare}), 400, "invalid_cursor", param="starting_after")
 
 
 def test_both_cursors_are_refused(dashboard, user):
     a, b = add_keys(user, 2)
     response = dashboard.get("/v1/api-keys", {"starting_after": a.id, "ending_before": b.id})
-    error = assert_error(response, "invalid_cursor", 400, param="ending_before")
+    error = assert_error(response, 400, "invalid_cursor", param="ending_before")
     assert "at most one" in error["message"]
 
 

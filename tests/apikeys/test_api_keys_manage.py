@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from apps.apikeys.models import ApiKey
-from tests.apikeys.conftest import assert_error
-from tests.factories import UserFactory, make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory, make_api_key
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def test_not_found_for_missing_malformed_or_another_users_key(dashboard, method,
     if key_id == "other":
         key_id = other_key.id
     response = getattr(dashboard, method)(f"/v1/api-keys/{key_id}{suffix}")
-    error = assert_error(response, "api_key_not_found", 404, param="id")
+    error = assert_error(response, 404, "api_key_not_found", param="id")
     assert error["type"] == "not_found_error"
     other_key.refresh_from_db()
     assert other_key.status == "live"
@@ -66,7 +66,7 @@ def test_revoke_returns_the_revoked_record_and_kills_the_key(dashboard, api, key
     assert body["status"] == "revoked"
     assert body["revoked_at"] is not None
     assert "secret" not in body
-    assert_error(api.get("/v1/me", **auth), "invalid_token", 401)
+    assert_error(api.get("/v1/me", **auth), 401, "invalid_token")
 
 
 def test_revoking_twice_is_harmless_and_keeps_the_first_time(dashboard, key_and_secret):
@@ -95,7 +95,7 @@ def test_rotate_kills_the_old_secret_at_once(dashboard, api, key_and_secret):
     assert body["ip_allowlist"] == ["10.0.0.0/8"]
     assert body["expires_at"] == int(key.expires_at.timestamp())
 
-    assert_error(api.get("/v1/me", **old_auth), "invalid_token", 401)
+    assert_error(api.get("/v1/me", **old_auth), 401, "invalid_token")
     new_auth = {"HTTP_AUTHORIZATION": f"Bearer {new_secret}", "REMOTE_ADDR": "10.1.2.3"}
     assert api.get("/v1/me", **new_auth).status_code == 200
 
@@ -108,7 +108,7 @@ def test_rotating_a_test_key_keeps_it_a_test_key(dashboard, user):
 def test_rotate_a_revoked_key_is_409(dashboard, key_and_secret):
     key, secret = key_and_secret
     dashboard.delete(f"/v1/api-keys/{key.id}")
-    error = assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), "api_key_revoked", 409)
+    error = assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), 409, "api_key_revoked")
     assert error["type"] == "invalid_request_error"
     key.refresh_from_db()
     assert key.secret_last4 == secret[-4:]
@@ -117,7 +117,7 @@ def test_rotate_a_revoked_key_is_409(dashboard, key_and_secret):
 def test_rotate_an_expired_key_is_409(dashboard, key_and_secret):
     key, secret = key_and_secret
     ApiKey.objects.filter(pk=key.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), "api_key_expired", 409)
+    assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), 409, "api_key_expired")
     key.refresh_from_db()
     assert key.secret_last4 == secret[-4:]
 
@@ -125,7 +125,7 @@ def test_rotate_an_expired_key_is_409(dashboard, key_and_secret):
 def test_revoked_and_expired_key_reports_revoked(dashboard, key_and_secret):
     key, _ = key_and_secret
     ApiKey.objects.filter(pk=key.pk).update(expires_at=timezone.now() - timedelta(seconds=1), revoked_at=timezone.now())
-    assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), "api_key_revoked", 409)
+    assert_error(dashboard.post(f"/v1/api-keys/{key.id}/rotate"), 409, "api_key_revoked")
 
 
 @pytest.mark.parametrize(
@@ -143,7 +143,7 @@ def test_revoked_and_expired_key_reports_revoked(dashboard, key_and_secret):
 def test_wrong_method_is_405(dashboard, key_and_secret, method, path):
     key, _ = key_and_secret
     response = getattr(dashboard, method)(path.format(id=key.id), {}, format="json")
-    assert_error(response, "method_not_allowed", 405)
+    assert_error(response, 405, "method_not_allowed")
     key.refresh_from_db()
     assert key.status == "live"
 
@@ -152,7 +152,7 @@ def test_wrong_method_is_405(dashboard, key_and_secret, method, path):
 def test_trailing_slashes_and_near_misses_are_route_not_found_never_redirects(dashboard, key_and_secret, path):
     key, _ = key_and_secret
     response = dashboard.post(path.format(id=key.id), {}, format="json")
-    assert_error(response, "route_not_found", 404)
+    assert_error(response, 404, "route_not_found")
 
 
 def test_create_rotate_revoke_through_the_endpoints_are_audited(dashboard, user):

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from apps.credentials.scopes import ALL_SCOPES
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 
 
 def test_signed_out_visitors_are_sent_to_sign_in(client, db):

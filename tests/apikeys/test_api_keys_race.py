@@ -7,7 +7,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from apps.apikeys.models import ApiKey
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -7,7 +7,7 @@ from django.core.management import call_command, get_commands, load_command_clas
 
 from apps.apikeys.models import ApiKey
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SENSITIVE_SCOPES
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

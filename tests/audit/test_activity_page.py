@@ -10,8 +10,8 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent, EventType
 from apps.audit.selectors import audit_list_for_user
 from apps.audit.services import actor_client, actor_user, audit_record
-from tests.factories import UserFactory, make_api_key
-from tests.oauth.helpers import make_client, signed_in
+from tests.support.factories import UserFactory, make_api_key
+from tests.support.oauth import make_client, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from apps.audit.models import ActorType, AuditEvent, EventType
 from apps.audit.services import SYSTEM, actor_client, actor_user, audit_record
 from apps.core.middleware import RequestIdMiddleware
 from apps.core.request_context import current_request, notes
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

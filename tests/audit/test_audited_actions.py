@@ -7,8 +7,8 @@ from django.test import Client
 from apps.apikeys import services as apikeys
 from apps.audit.models import AuditEvent, EventType
 from apps.core.errors import ApiError
-from tests.factories import make_api_key
-from tests.oauth.helpers import (
+from tests.support.factories import make_api_key
+from tests.support.oauth import (
     decide,
     exchange,
     get_code,

@@ -11,7 +11,7 @@ from apps.contacts.search import digit_terms, name_words, sort_key
 from apps.rates.models import Rate
 from apps.rates.selectors import rate_for_number
 from bench import dataset
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.test import Client, RequestFactory
 
 from apps.billing.models import Balance, BalanceTransaction
 from tests.billing.factories import append, chain_holds, ledger
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from apps.core.envelope import error_body
 from apps.core.errors import ApiError
 from tests.billing.factories import append
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from tests.billing.factories import append
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "billing-page-password-1"
@@ -20,7 +20,7 @@ def signed_in(user) -> Client:
 
 
 def test_the_billing_url_the_api_gives_out_is_this_page(api, settings):
-    from tests.factories import make_api_key
+    from tests.support.factories import make_api_key
 
     user = UserFactory()
     _key, secret = make_api_key(user, scopes=["credits:read"])

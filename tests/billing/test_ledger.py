@@ -10,7 +10,7 @@ from apps.billing.models import Balance, BalanceTransaction
 from apps.billing.services import LedgerError, ledger_append
 from apps.credentials.principal import Principal
 from tests.billing.factories import append, chain_holds, ledger
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from apps.billing.mcp_tools import spoken_balance
 from apps.mcp_bridge import registry
 from tests.billing.factories import append
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,9 @@
 import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
-from tests.api_v1.helpers import assert_error
 from tests.billing.factories import append
-from tests.factories import make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db

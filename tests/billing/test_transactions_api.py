@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.api_v1.helpers import assert_error
 from tests.billing.factories import append, ledger
-from tests.factories import UserFactory, make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 

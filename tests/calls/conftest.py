@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from apps.accounts.models import SharingSettings
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 ALL_CALL_SCOPES = ["calls:read", "contacts:read", "transcripts:read"]
 

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.utils import timezone
 
 from apps.calls.models import Call, Transcript
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 class CallFactory(factory.django.DjangoModelFactory):

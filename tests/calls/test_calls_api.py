@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from apps.calls.models import Call
 from apps.core.timefmt import unix_seconds
-from tests.api_v1.helpers import assert_error
 from tests.calls.factories import CallFactory, TranscriptFactory, live_call, unanswered_call
 from tests.calls.shapes import CALL_FIELDS
+from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.conf import settings
 
 from apps.accounts.models import SharingSettings
 from apps.core.timefmt import unix_seconds
-from tests.api_v1.helpers import assert_error
 from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
 from tests.calls.shapes import TRANSCRIPT_FIELDS
+from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.calls.models import Call
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = [
     pytest.mark.django_db,

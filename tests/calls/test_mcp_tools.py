@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from apps.calls.models import Transcript
 from apps.mcp_bridge import registry
-from tests.api_v1.helpers import assert_error
 from tests.calls.factories import CallFactory, TranscriptFactory, live_call, make_contact, unanswered_call
+from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.test import Client
 
 from apps.ratelimit import conf
 from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
-from tests.factories import make_api_key
 from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.support.factories import make_api_key
 
 pytestmark = pytest.mark.django_db
 

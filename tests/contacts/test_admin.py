@@ -6,7 +6,7 @@ from django.contrib.admin.utils import quote
 from django.test import Client
 
 from apps.contacts.models import Contact, ContactPhoneNumber, ContactSearchTerm
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 from .factories import make_contact
 

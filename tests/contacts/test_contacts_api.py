@@ -8,8 +8,8 @@ the name, or digits of a number (ignoring spaces and ``+``); no ``query``: all, 
 import pytest
 
 from apps.contacts.models import Contact
-from tests.api_v1.helpers import assert_error
-from tests.factories import UserFactory
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory
 
 from .factories import make_contact, make_contacts
 

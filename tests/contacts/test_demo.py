@@ -10,7 +10,7 @@ from django.apps import apps
 from apps.contacts import demo
 from apps.contacts.models import Contact
 from apps.demo.services import demo_seed
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 from .factories import make_contact
 

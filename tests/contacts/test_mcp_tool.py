@@ -5,7 +5,7 @@ import jsonschema
 import pytest
 
 from apps.mcp_bridge import registry
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_contact, make_contacts

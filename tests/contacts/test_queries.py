@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from apps.ratelimit import conf
-from tests.factories import make_api_key
 from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_contact, make_contacts

@@ -3,8 +3,8 @@
 import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
-from tests.api_v1.helpers import assert_error
-from tests.factories import make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_contact

@@ -17,7 +17,7 @@ from apps.contacts.models import Contact, ContactPhoneNumber, ContactSearchTerm
 from apps.contacts.selectors import ContactList
 from apps.core.ids import new_id
 from apps.credentials.principal import Principal
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = [
     pytest.mark.django_db,

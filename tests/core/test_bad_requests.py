@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.api_v1.helpers import assert_error
-from tests.oauth.helpers import FORM
+from tests.support.envelope import assert_error
+from tests.support.oauth import FORM
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from apps.core.middleware import is_bearer_only
-from tests.oauth.helpers import signed_in
+from tests.support.oauth import signed_in
 
 pytestmark = pytest.mark.django_db
 

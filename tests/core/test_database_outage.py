@@ -5,7 +5,7 @@ from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import OperationalError
 
-from tests.api_v1.helpers import assert_error
+from tests.support.envelope import assert_error
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def assert_envelope_unavailable(response):
 
 @pytest.fixture
 def oauth_app(db):
-    from tests.oauth.helpers import make_client
+    from tests.support.oauth import make_client
 
     return make_client()
 
@@ -114,7 +114,7 @@ def _mcp_post(client, token):
 def test_mcp_answers_503_envelope_then_recovers(user, oauth_app, outage, uncached):
     from django.test import Client
 
-    from tests.oauth.helpers import MCP, tokens_for
+    from tests.support.oauth import MCP, tokens_for
 
     token = tokens_for(user, oauth_app, resource=MCP)["access_token"]
     client = Client()
@@ -130,7 +130,7 @@ def test_mcp_answers_503_envelope_then_recovers(user, oauth_app, outage, uncache
 def test_token_endpoint_answers_503_then_recovers(user, oauth_app, outage):
     from django.test import Client
 
-    from tests.oauth.helpers import refresh, tokens_for
+    from tests.support.oauth import refresh, tokens_for
 
     tokens = tokens_for(user, oauth_app)
     start, end = outage
@@ -147,7 +147,7 @@ def test_token_endpoint_answers_503_then_recovers(user, oauth_app, outage):
 def test_code_exchange_answers_503_and_the_code_survives(user, oauth_app, outage):
     from django.test import Client
 
-    from tests.oauth.helpers import exchange, get_code, pkce, signed_in
+    from tests.support.oauth import exchange, get_code, pkce, signed_in
 
     verifier, challenge = pkce()
     code = get_code(signed_in(user), oauth_app, challenge)
@@ -163,7 +163,7 @@ def test_code_exchange_answers_503_and_the_code_survives(user, oauth_app, outage
 def test_revoke_answers_503_then_recovers(user, oauth_app, outage):
     from django.test import Client
 
-    from tests.oauth.helpers import post_form, tokens_for
+    from tests.support.oauth import post_form, tokens_for
 
     tokens = tokens_for(user, oauth_app)
     start, end = outage
@@ -201,7 +201,7 @@ def test_register_answers_503_then_recovers(outage):
 
 @pytest.mark.django_db(transaction=True)
 def test_authorize_answers_503_then_recovers(user, oauth_app, outage):
-    from tests.oauth.helpers import authorize_params, pkce, signed_in
+    from tests.support.oauth import authorize_params, pkce, signed_in
 
     browser = signed_in(user)
     _verifier, challenge = pkce()
@@ -217,8 +217,8 @@ def test_authorize_answers_503_then_recovers(user, oauth_app, outage):
 
 @pytest.mark.django_db(transaction=True)
 def test_consent_api_answers_503_envelope_then_recovers(user, oauth_app, outage):
-    from tests.oauth.helpers import decide, pkce, signed_in
-    from tests.oauth.helpers import start as start_flow
+    from tests.support.oauth import decide, pkce, signed_in
+    from tests.support.oauth import start as start_flow
 
     browser = signed_in(user)
     _verifier, challenge = pkce()
@@ -241,7 +241,7 @@ def test_real_postgresql_unreachable_on_mcp_and_oauth(user, oauth_app):
         pytest.skip("needs PostgreSQL: points the live connection at a closed port")
     from django.test import Client
 
-    from tests.oauth.helpers import MCP, refresh, tokens_for
+    from tests.support.oauth import MCP, refresh, tokens_for
 
     mcp_token = tokens_for(user, oauth_app, resource=MCP)["access_token"]
     v1_tokens = tokens_for(user, oauth_app)

@@ -18,8 +18,8 @@ from apps.apikeys.models import ApiKey
 from apps.audit.models import AuditEvent
 from apps.core.inputs import forbidden_text, json_may_hold_forbidden_text
 from apps.oauth.models import Application, ConsentTransaction
-from tests.api_v1.helpers import assert_error
-from tests.oauth.helpers import FORM, MCP, make_client, pkce, signed_in, start, tokens_for
+from tests.support.envelope import assert_error
+from tests.support.oauth import FORM, MCP, make_client, pkce, signed_in, start, tokens_for
 
 pytestmark = pytest.mark.django_db
 

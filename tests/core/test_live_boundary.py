@@ -144,7 +144,7 @@ def test_mcp_preflight_from_the_service_origin_is_allowed(live):
 TOO_MANY = "&".join(["a"] * 1001)  # 1,001 fields in a request line gunicorn accepts
 
 
-def assert_envelope(status, headers, body, code, expected_status=400):
+def assert_raw_envelope(status, headers, body, code, expected_status=400):
     assert status == expected_status, body
     assert headers["content-type"] == "application/json"
     error = json.loads(body)["error"]
@@ -162,12 +162,12 @@ def assert_oauth(status, headers, body, code):
 
 def test_too_many_query_parameters_on_v1(live):
     response = call(live, "GET", f"/v1/me?{TOO_MANY}", headers={"Authorization": f"Bearer {live.api_key}"})
-    assert_envelope(*response, "invalid_request")
+    assert_raw_envelope(*response, "invalid_request")
 
 
 def test_too_many_query_parameters_on_mcp(live):
     response = call(live, "POST", f"/mcp?{TOO_MANY}", body=b"{}", headers={"Content-Type": "application/json"})
-    assert_envelope(*response, "invalid_request")
+    assert_raw_envelope(*response, "invalid_request")
 
 
 def test_too_many_form_fields_on_token(live):

@@ -10,7 +10,7 @@ import json
 import pytest
 from django.test import Client
 
-from tests.oauth.helpers import MCP, make_client, tokens_for
+from tests.support.oauth import MCP, make_client, tokens_for
 
 pytestmark = pytest.mark.django_db
 

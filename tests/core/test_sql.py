@@ -17,7 +17,7 @@ from oauth2_provider.models import set_token_value
 from apps.audit.models import AuditEvent
 from apps.core.sql import CompiledQuery, insert_statement, inserted, update_row_statement
 from apps.oauth.models import AccessToken, RefreshToken
-from tests.oauth.helpers import make_client
+from tests.support.oauth import make_client
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

@@ -12,7 +12,7 @@ from apps.billing import demo as billing_demo
 from apps.billing.models import Balance, BalanceTransaction
 from apps.demo.services import demo_seed
 from tests.billing.factories import append, chain_holds
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 import pytest
 
-ORIGIN = "http://testserver"
+from tests.support.docs import ORIGIN
 
 
 @pytest.fixture

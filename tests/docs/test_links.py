@@ -21,9 +21,8 @@ from django.test import Client
 from apps.api_v1 import versions
 from apps.core.envelope import error_body
 from apps.core.errors import REGISTRY, ApiError
-from tests.factories import make_api_key
-
-from .conftest import ORIGIN
+from tests.support.docs import ORIGIN
+from tests.support.factories import make_api_key
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +219,7 @@ def test_the_openapi_document_is_valid_with_its_links(client, docs_here):
 def test_the_links_in_the_emails_answer_200(docs_here, user, mailoutbox, django_capture_on_commit_callbacks):
     """The new-connection email and the password-reset email: each link works for the
     person it is sent to (the reset link hands over to the set-password page)."""
-    from tests.oauth.helpers import get_code, make_client, pkce, signed_in
+    from tests.support.oauth import get_code, make_client, pkce, signed_in
 
     browser = signed_in(user)
     _verifier, challenge = pkce()

@@ -80,7 +80,7 @@ def assert_oauth_error(response, allowed: set[str]):
     assert "Request-Id" in response
 
 
-def assert_envelope(response, allowed: set[str] | None = None):
+def assert_registered_envelope(response, allowed: set[str] | None = None):
     """docs/spec.md 2.4: the envelope, a registered code with its registered status and type."""
     assert_not_server_error(response)
     assert response["Content-Type"] == "application/json"

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apps.oauth.models import ConsentTransaction, Grant
-from tests.oauth.helpers import make_client, pkce, query, signed_in, start
+from tests.support.oauth import make_client, pkce, query, signed_in, start
 
-from .checks import FUZZ, assert_envelope, fresh_budgets, json_values, nasty_text
+from .checks import FUZZ, assert_registered_envelope, fresh_budgets, json_values, nasty_text
 
 TRANSACTION_CODES = {
     "transaction_not_found",
@@ -72,9 +72,9 @@ def test_transaction_ids_fuzzed(flow):
         fresh_budgets()
         path = f"/api/oauth/transactions/{quote(txn_id, safe='')}"
         response = browser.get(path)
-        assert_envelope(response, TRANSACTION_CODES)
+        assert_registered_envelope(response, TRANSACTION_CODES)
         response = browser.post(f"{path}/decision", json.dumps({"decision": "allow"}), content_type="application/json")
-        assert_envelope(response, DECISION_CODES)
+        assert_registered_envelope(response, DECISION_CODES)
 
     run()
 
@@ -109,7 +109,7 @@ def test_decision_bodies_fuzzed(flow):
             else:
                 assert params["error"] == "access_denied" and Grant.objects.count() == grants
         else:
-            assert_envelope(response, DECISION_CODES)
+            assert_registered_envelope(response, DECISION_CODES)
             # A refused decision changes nothing: still awaiting a decision, no code issued.
             assert txn.decision == "" and txn.decided_at is None
             assert Grant.objects.count() == grants
@@ -119,7 +119,7 @@ def test_decision_bodies_fuzzed(flow):
 
 @pytest.mark.django_db
 def test_decision_by_another_user_or_browser(flow, db):
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     app, challenge, browser = flow
     txn_id = start(browser, app, challenge)
@@ -127,7 +127,7 @@ def test_decision_by_another_user_or_browser(flow, db):
         response = other.post(
             f"/api/oauth/transactions/{txn_id}/decision", {"decision": "allow"}, content_type="application/json"
         )
-        assert_envelope(response, {"transaction_binding_failed", "invalid_token"})
+        assert_registered_envelope(response, {"transaction_binding_failed", "invalid_token"})
     assert ConsentTransaction.objects.get(pk=txn_id).decision == ""
 
 
@@ -142,6 +142,6 @@ def test_connection_ids_fuzzed(flow):
         response = browser.delete(f"/api/oauth/connections/{quote(client_id, safe='')}")
         if response.status_code not in (200, 204):
             codes = {"connection_not_found", "not_found", "forbidden", "rate_limited", "invalid_request"}
-            assert_envelope(response, codes)
+            assert_registered_envelope(response, codes)
 
     run()

@@ -18,7 +18,7 @@ from apps.audit.models import AuditEvent
 from apps.core.inputs import find_in_json, forbidden_text, json_may_hold_forbidden_text
 from apps.oauth.models import Application
 
-from .checks import FUZZ, REGISTER_ERRORS, assert_envelope, assert_oauth_error, fresh_budgets
+from .checks import FUZZ, REGISTER_ERRORS, assert_oauth_error, assert_registered_envelope, fresh_budgets
 
 surrogate = st.integers(0xD800, 0xDFFF).map(chr)
 control = st.sampled_from([chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))])
@@ -83,14 +83,14 @@ def test_api_key_bodies(user):
         payload = {"name": name, "scopes": scopes, **extra}
         response = client.post("/v1/api-keys", json.dumps(payload), content_type="application/json")
         if holds_forbidden(payload):
-            error = assert_envelope(response, API_KEY_CODES)
+            error = assert_registered_envelope(response, API_KEY_CODES)
             assert response.status_code == 400
             if forbidden_text(name):
                 assert error["code"] == "invalid_name" and error["param"] == "name"
             assert ApiKey.objects.count() == 0
             assert AuditEvent.objects.count() == before
         elif response.status_code != 201:
-            assert_envelope(response, API_KEY_CODES)
+            assert_registered_envelope(response, API_KEY_CODES)
 
     run()
 

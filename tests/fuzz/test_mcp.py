@@ -7,9 +7,9 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.oauth.helpers import MCP, make_client, tokens_for
+from tests.support.oauth import MCP, make_client, tokens_for
 
-from .checks import FUZZ, assert_envelope, assert_not_server_error, fresh_budgets, json_values, nasty_text
+from .checks import FUZZ, assert_not_server_error, assert_registered_envelope, fresh_budgets, json_values, nasty_text
 
 MCP_ENVELOPE_CODES = {
     "invalid_token",
@@ -71,7 +71,7 @@ def check(response):
         return
     body = response.json()
     if isinstance(body, dict) and isinstance(body.get("error"), dict) and "type" in body["error"]:
-        assert_envelope(response, MCP_ENVELOPE_CODES)
+        assert_registered_envelope(response, MCP_ENVELOPE_CODES)
         return
     assert response.status_code in (200, 400, 404), response.status_code
     assert body["jsonrpc"] == "2.0"
@@ -161,7 +161,7 @@ def test_mcp_fuzzed_credentials(db):
             content_type="application/json",
             headers={"Authorization": f"Bearer {value}"},
         )
-        error = assert_envelope(response, {"invalid_token", "rate_limited"})
+        error = assert_registered_envelope(response, {"invalid_token", "rate_limited"})
         if error["code"] == "invalid_token":
             assert (
                 'resource_metadata="http://testserver/.well-known/oauth-protected-resource/mcp"'

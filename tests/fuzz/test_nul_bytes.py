@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from apps.oauth.models import Application, ConsentTransaction
-from tests.oauth.helpers import (
+from tests.support.oauth import (
     MCP,
     authorize_params,
     exchange,
@@ -30,9 +30,9 @@ from .checks import (
     AUTHORIZE_REDIRECT_ERRORS,
     REGISTER_ERRORS,
     TOKEN_ERRORS,
-    assert_envelope,
     assert_not_server_error,
     assert_oauth_error,
+    assert_registered_envelope,
 )
 
 BAD = ["a\x00b", "\x00", "x\x01\x1f", "\u0000dcr_"]
@@ -115,10 +115,10 @@ def test_consent_and_connections(user, app, bad):
     browser = signed_in(user)
     # The input guard refuses a control character in any id or field (apps/core/inputs.py).
     codes = {"invalid_request"}
-    assert_envelope(browser.get(f"/api/oauth/transactions/{quote(bad)}"), codes)
-    assert_envelope(browser.delete(f"/api/oauth/connections/{quote(bad)}"), codes)
+    assert_registered_envelope(browser.get(f"/api/oauth/transactions/{quote(bad)}"), codes)
+    assert_registered_envelope(browser.delete(f"/api/oauth/connections/{quote(bad)}"), codes)
     _verifier, challenge = pkce()
-    from tests.oauth.helpers import start
+    from tests.support.oauth import start
 
     txn_id = start(browser, app, challenge)
     response = browser.post(
@@ -126,7 +126,7 @@ def test_consent_and_connections(user, app, bad):
         json.dumps({"decision": bad, "confirm_sensitive": bad}),
         content_type="application/json",
     )
-    assert_envelope(response, codes)
+    assert_registered_envelope(response, codes)
 
 
 @pytest.mark.django_db
@@ -145,4 +145,4 @@ def test_mcp(user, app, bad):
     response = Client().post(
         "/mcp", "{}", content_type="application/json", headers={"Authorization": f"Bearer sat_{bad}"}
     )
-    assert_envelope(response, {"invalid_token"})
+    assert_registered_envelope(response, {"invalid_token"})

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apps.oauth.models import ConsentTransaction
-from tests.oauth.helpers import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query, signed_in
+from tests.support.oauth import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query, signed_in
 
 from .checks import AUTHORIZE_REDIRECT_ERRORS, FUZZ, assert_not_server_error, fresh_budgets, nasty_text
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apps.oauth.models import AccessToken
-from tests.oauth.helpers import FORM, MCP, REDIRECT, V1, make_client, tokens_for
+from tests.support.oauth import FORM, MCP, REDIRECT, V1, make_client, tokens_for
 
 from .checks import FUZZ, TOKEN_ERRORS, assert_not_server_error, assert_oauth_error, fresh_budgets, nasty_text
 

@@ -5,8 +5,8 @@ import json
 import pytest
 from django.test import override_settings
 
-from tests.api_v1.helpers import assert_error
-from tests.factories import make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient
 
 pytestmark = pytest.mark.django_db

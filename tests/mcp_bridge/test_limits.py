@@ -5,8 +5,8 @@ import pytest
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import StoreUnavailable
 from apps.ratelimit.stores.memory import MemoryStore
-from tests.api_v1.helpers import assert_error
-from tests.factories import UserFactory, make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import HANDSHAKE, McpClient
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.oauth.models import AccessToken
-from tests.api_v1.helpers import assert_error
-from tests.oauth.helpers import MCP, V1, make_client, post_form, refresh, signed_in, tokens_for
+from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient
+from tests.support.oauth import MCP, V1, make_client, post_form, refresh, signed_in, tokens_for
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from apps.mcp_bridge import registry
 from apps.mcp_bridge.protocol import INSTRUCTIONS
-from tests.api_v1.helpers import assert_error
+from tests.support.envelope import assert_error
 from tests.support.mcp import HANDSHAKE, MODERN, McpClient
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_whoami_returns_the_users_name_and_email(mcp, arguments):
 
 
 def test_whoami_spoken_is_one_line(tokens):
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     user = UserFactory(display_name="Ada\nLovelace ", email="ada2@example.com")
     mcp = McpClient(tokens.issue(user))

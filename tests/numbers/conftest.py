@@ -1,6 +1,6 @@
 import pytest
 
-from tests.factories import make_api_key
+from tests.support.factories import make_api_key
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from django.contrib.admin.utils import quote
 from django.test import Client
 
 from apps.numbers.models import CallerId, Number
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 from .factories import make_caller_id, make_number
 

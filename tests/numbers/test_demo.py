@@ -9,7 +9,7 @@ from apps.billing.models import BalanceTransaction
 from apps.demo.services import demo_seed
 from apps.numbers import demo
 from apps.numbers.models import CallerId, Number
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 from .factories import make_caller_id, make_number
 

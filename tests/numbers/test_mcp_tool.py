@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.mcp_bridge import registry
 from apps.numbers.models import Number
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_caller_id, make_number

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from apps.numbers.models import CallerId, Number
 from apps.numbers.services import caller_id_make_default
-from tests.api_v1.helpers import assert_error
-from tests.factories import UserFactory
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory
 
 from .factories import make_caller_id, make_number, make_numbers
 

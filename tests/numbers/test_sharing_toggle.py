@@ -8,7 +8,7 @@ from apps.accounts.models import SharingSettings
 from apps.audit.models import AuditEvent, EventType
 from apps.numbers.models import Number
 from apps.numbers.services import NumberNotFound, number_set_messages_opt_in
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 from .factories import make_number
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.oauth.models import Application
-from tests.factories import PASSWORD, UserFactory
-from tests.oauth.helpers import (
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.oauth import (
     MCP,
     authorize_params,
     exchange,
@@ -185,7 +185,7 @@ class TestDisable:
         assert response.json()["error"] == "invalid_grant"
 
     def test_a_code_issued_before_disabling_cannot_be_exchanged(self, staff, user):
-        from tests.oauth.helpers import get_code
+        from tests.support.oauth import get_code
 
         client = self_registered()
         verifier, challenge = pkce()

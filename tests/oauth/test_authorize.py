@@ -7,7 +7,7 @@ from django.test import Client
 
 from apps.oauth.models import ConsentTransaction
 from apps.oauth.views.authorize import BINDING_COOKIE
-from tests.oauth.helpers import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query, signed_in
+from tests.support.oauth import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.core.ids import digest, new_secret
 from apps.oauth.models import AccessToken
-from tests.oauth.helpers import MCP, make_client, tokens_for
+from tests.support.oauth import MCP, make_client, tokens_for
 
 pytestmark = pytest.mark.django_db
 

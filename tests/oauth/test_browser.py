@@ -18,8 +18,8 @@ from django.test import Client
 
 from tests.browser import launch_chromium, require_browser
 from tests.browser_pages import WIDTHS, assert_fits
-from tests.factories import PASSWORD, UserFactory
-from tests.oauth.helpers import exchange, make_client, pkce, query
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.oauth import exchange, make_client, pkce, query
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])

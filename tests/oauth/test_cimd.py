@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.oauth.client_metadata import client_get_by_metadata_url
 from apps.oauth.models import Application
 from tests.oauth.cimd_support import PATH, Route, document, refused, serve_document
-from tests.oauth.helpers import authorize_params, decide, exchange, pkce, query, signed_in, start
+from tests.support.oauth import authorize_params, decide, exchange, pkce, query, signed_in, start
 
 pytestmark = pytest.mark.django_db
 

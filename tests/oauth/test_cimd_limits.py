@@ -19,7 +19,7 @@ from apps.oauth.models import Application
 from apps.ratelimit import budgets, conf
 from apps.ratelimit.stores.base import StoreUnavailable
 from tests.oauth.cimd_support import PATH, Route, document, serve_document
-from tests.oauth.helpers import authorize_params, pkce
+from tests.support.oauth import authorize_params, pkce
 
 pytestmark = pytest.mark.django_db
 

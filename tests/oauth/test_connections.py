@@ -11,20 +11,24 @@ from apps.audit.models import AuditEvent, EventType
 from apps.oauth.connections.revocation import DISCONNECTED_MESSAGE
 from apps.oauth.connections.selectors import connection_list
 from apps.oauth.models import AccessToken, Application, RefreshToken
-from tests.factories import UserFactory
-from tests.oauth.connection_helpers import BASE_URL, disconnect, issue, me
-from tests.oauth.helpers import MCP, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory
+from tests.support.oauth import (
+    BASE_URL,
+    MCP,
+    disconnect,
+    exchange,
+    get_code,
+    issue,
+    make_client,
+    me,
+    pkce,
+    refresh,
+    signed_in,
+    tokens_for,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_envelope(response, status, code):
-    assert response.status_code == status, response.content
-    body = response.json()["error"]
-    assert body["code"] == code
-    assert body["request_id"] == response["Request-Id"]
-    assert "no-store" in response["Cache-Control"]
-    return body
 
 
 # -- session -------------------------------------------------------------------
@@ -32,7 +36,7 @@ def assert_envelope(response, status, code):
 
 def test_list_without_session_is_invalid_token_asking_to_sign_in():
     response = Client().get(BASE_URL)
-    body = assert_envelope(response, 401, "invalid_token")
+    body = assert_error(response, 401, "invalid_token")
     assert body["type"] == "authentication_error"
     assert "Sign in" in body["message"]
     assert 'error="invalid_token"' in response["WWW-Authenticate"]
@@ -43,7 +47,7 @@ def test_delete_without_session_is_invalid_token_and_changes_nothing(user):
     app = make_client()
     tokens = issue(user, app)
     response = disconnect(Client(), app.client_id)
-    assert_envelope(response, 401, "invalid_token")
+    assert_error(response, 401, "invalid_token")
     assert me(tokens["access_token"]).status_code == 200
 
 
@@ -51,7 +55,7 @@ def test_bearer_token_is_not_a_session(user):
     app = make_client()
     tokens = issue(user, app)
     response = Client().get(BASE_URL, HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}")
-    assert_envelope(response, 401, "invalid_token")
+    assert_error(response, 401, "invalid_token")
 
 
 def test_delete_needs_the_csrf_header(user):
@@ -59,7 +63,7 @@ def test_delete_needs_the_csrf_header(user):
     tokens = issue(user, app)
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(user)
-    assert_envelope(disconnect(browser, app.client_id), 403, "forbidden")
+    assert_error(disconnect(browser, app.client_id), 403, "forbidden")
     assert me(tokens["access_token"]).status_code == 200
 
     browser.get("/settings/connected-apps")  # sets the CSRF cookie
@@ -71,10 +75,10 @@ def test_delete_needs_the_csrf_header(user):
 def test_wrong_methods_are_refused_in_the_envelope(user):
     browser = signed_in(user)
     response = browser.post(BASE_URL)
-    assert_envelope(response, 405, "method_not_allowed")
+    assert_error(response, 405, "method_not_allowed")
     assert response["Allow"] == "GET, HEAD"
     response = browser.get(f"{BASE_URL}/dcr_x")
-    assert_envelope(response, 405, "method_not_allowed")
+    assert_error(response, 405, "method_not_allowed")
     assert response["Allow"] == "DELETE"
 
 
@@ -180,7 +184,7 @@ def test_disconnect_kills_access_and_refresh_tokens_of_that_client_only(user):
         "deleted": True,
     }
     for family in (mine, second_family):
-        body = assert_envelope(me(family["access_token"]), 401, "invalid_token")
+        body = assert_error(me(family["access_token"]), 401, "invalid_token")
         assert body["message"] == DISCONNECTED_MESSAGE
         assert "Reconnect" in body["message"]
         response = refresh(Client(), app, family["refresh_token"])
@@ -249,7 +253,7 @@ def test_disconnect_of_no_connection_is_connection_not_found_and_writes_nothing(
     elif case == "another-users":
         issue(UserFactory(), app)
 
-    body = assert_envelope(disconnect(browser, client_id), 404, "connection_not_found")
+    body = assert_error(disconnect(browser, client_id), 404, "connection_not_found", param="client_id")
     assert body["type"] == "not_found_error"
     assert body["param"] == "client_id"
     assert not AuditEvent.objects.exists()
@@ -279,7 +283,7 @@ def test_a_disconnected_token_at_mcp_asks_to_reconnect(user):
         HTTP_ACCEPT="application/json, text/event-stream",
         HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}",
     )
-    body = assert_envelope(response, 401, "invalid_token")
+    body = assert_error(response, 401, "invalid_token")
     assert body["message"] == DISCONNECTED_MESSAGE
     assert "oauth-protected-resource/mcp" in response["WWW-Authenticate"]
 
@@ -288,7 +292,7 @@ def test_a_naturally_expired_token_does_not_ask_to_reconnect(user):
     app = make_client()
     tokens = issue(user, app)
     AccessToken.objects.filter(user=user).update(expires=timezone.now() - timedelta(seconds=1))
-    body = assert_envelope(me(tokens["access_token"]), 401, "invalid_token")
+    body = assert_error(me(tokens["access_token"]), 401, "invalid_token")
     assert "Reconnect" not in body["message"]
 
 
@@ -364,6 +368,6 @@ def test_a_rotated_refresh_token_reused_after_a_disconnect_still_counts_as_reuse
 )
 def test_odd_client_ids_are_connection_not_found_never_a_500(user, client_id, status, code):
     browser = signed_in(user)
-    assert_envelope(disconnect(browser, client_id), status, code)
+    assert_error(disconnect(browser, client_id), status, code, param="client_id")
     response = browser.post("/settings/connected-apps/disconnect", {"client_id": "dcr_\x00abc"}, follow=True)
     assert response.status_code == 200

@@ -12,8 +12,7 @@ from django.utils import timezone
 from apps.oauth.models import Grant, GrantFamily, RefreshToken
 from apps.oauth.services import oauth_purge_stale
 from apps.oauth.token.revocation import family_revoke
-from tests.oauth.connection_helpers import BASE_URL, issue
-from tests.oauth.helpers import exchange, get_code, make_client, pkce, refresh, signed_in
+from tests.support.oauth import BASE_URL, exchange, get_code, issue, make_client, pkce, refresh, signed_in
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.utils import timezone
 
 from apps.audit.models import AuditEvent
 from apps.oauth.models import Application
-from tests.oauth.connection_helpers import issue, me
-from tests.oauth.helpers import make_client, signed_in
+from tests.support.oauth import issue, make_client, me, signed_in
 
 pytestmark = pytest.mark.django_db
 PAGE = "/settings/connected-apps"

@@ -12,8 +12,9 @@ from apps.credentials.scopes import SCOPES
 from apps.oauth.models import ConsentTransaction, Grant, RefreshToken
 from apps.oauth.services import transaction_create
 from apps.oauth.views.authorize import BINDING_COOKIE
-from tests.factories import UserFactory
-from tests.oauth.helpers import (
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory
+from tests.support.oauth import (
     BASE,
     REDIRECT,
     V1,
@@ -43,17 +44,6 @@ def browser(user):
 @pytest.fixture
 def txn_id(browser, app):
     return start(browser, app, pkce()[1])
-
-
-def envelope(response, status, code, param=None):
-    assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/json")
-    assert "no-store" in response["Cache-Control"]
-    error = response.json()["error"]
-    assert error["code"] == code
-    assert error["param"] == param
-    assert error["request_id"] == response["Request-Id"]
-    return error
 
 
 # -- GET /api/oauth/transactions/{id} ---------------------------------------
@@ -117,45 +107,45 @@ def test_self_registered_without_sensitive_scope_needs_no_confirmation(browser):
 
 
 def test_read_unknown_transaction(browser):
-    envelope(browser.get("/api/oauth/transactions/otx_000000000000000000000000"), 404, "transaction_not_found")
-    envelope(browser.get("/api/oauth/transactions/nonsense"), 404, "transaction_not_found")
+    assert_error(browser.get("/api/oauth/transactions/otx_000000000000000000000000"), 404, "transaction_not_found")
+    assert_error(browser.get("/api/oauth/transactions/nonsense"), 404, "transaction_not_found")
 
 
 def test_read_from_another_browser_of_the_same_user(txn_id, user):
     other_browser = signed_in(user)
-    envelope(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+    assert_error(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
     other_browser.cookies[BINDING_COOKIE] = "forged-value"
-    envelope(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+    assert_error(other_browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
 
 
 def test_read_by_another_user_in_the_same_browser(browser, txn_id):
     other = UserFactory()
-    from tests.factories import PASSWORD
+    from tests.support.factories import PASSWORD
 
     browser.logout()
     assert browser.login(username=other.email, password=PASSWORD)
-    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
+    assert_error(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "transaction_binding_failed")
 
 
 def test_read_without_session(txn_id):
-    error = envelope(Client().get(f"/api/oauth/transactions/{txn_id}"), 401, "invalid_token")
+    error = assert_error(Client().get(f"/api/oauth/transactions/{txn_id}"), 401, "invalid_token")
     assert "Sign in" in error["message"]
 
 
 def test_read_expired_transaction(browser, txn_id):
     ConsentTransaction.objects.filter(pk=txn_id).update(expires_at=timezone.now() - timedelta(seconds=1))
-    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 410, "transaction_expired")
+    assert_error(browser.get(f"/api/oauth/transactions/{txn_id}"), 410, "transaction_expired")
 
 
 def test_read_when_client_disabled(browser, app, txn_id):
     app.disabled_at = timezone.now()
     app.save()
-    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "client_disabled")
+    assert_error(browser.get(f"/api/oauth/transactions/{txn_id}"), 403, "client_disabled")
 
 
 def test_read_decided_transaction(browser, txn_id):
     decide(browser, txn_id, "deny")
-    envelope(browser.get(f"/api/oauth/transactions/{txn_id}"), 409, "transaction_decided")
+    assert_error(browser.get(f"/api/oauth/transactions/{txn_id}"), 409, "transaction_decided")
 
 
 # -- POST /api/oauth/transactions/{id}/decision -----------------------------
@@ -197,26 +187,32 @@ def test_deny_redirects_access_denied(browser, txn_id):
 
 @pytest.mark.parametrize("decision", [None, "", "maybe", "ALLOW", 1, True])
 def test_invalid_decision(browser, txn_id, decision):
-    envelope(decide(browser, txn_id, decision), 400, "invalid_decision", param="decision")
+    assert_error(decide(browser, txn_id, decision), 400, "invalid_decision", param="decision")
     assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
 
 
 def test_invalid_body(browser, txn_id):
     url = f"/api/oauth/transactions/{txn_id}/decision"
-    envelope(browser.post(url, "not json", content_type="application/json"), 400, "invalid_body")
-    envelope(browser.post(url, "[1, 2]", content_type="application/json"), 400, "invalid_body")
+    assert_error(browser.post(url, "not json", content_type="application/json"), 400, "invalid_body")
+    assert_error(browser.post(url, "[1, 2]", content_type="application/json"), 400, "invalid_body")
     assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
 
 
 def test_sensitive_scope_of_self_registered_client_needs_confirmation(browser):
     app = make_client(registration_source="dcr")
     txn_id = start(browser, app, pkce()[1], scope="rates:read transcripts:read")
-    envelope(decide(browser, txn_id, "allow"), 400, "confirmation_required", param="confirm_sensitive")
-    envelope(
-        decide(browser, txn_id, "allow", confirm_sensitive=False), 400, "confirmation_required", "confirm_sensitive"
+    assert_error(decide(browser, txn_id, "allow"), 400, "confirmation_required", param="confirm_sensitive")
+    assert_error(
+        decide(browser, txn_id, "allow", confirm_sensitive=False),
+        400,
+        "confirmation_required",
+        param="confirm_sensitive",
     )
-    envelope(
-        decide(browser, txn_id, "allow", confirm_sensitive="yes"), 400, "confirmation_required", "confirm_sensitive"
+    assert_error(
+        decide(browser, txn_id, "allow", confirm_sensitive="yes"),
+        400,
+        "confirmation_required",
+        param="confirm_sensitive",
     )
     assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
     assert Grant.objects.count() == 0
@@ -240,48 +236,48 @@ def test_verified_partner_needs_no_confirmation(browser):
 @pytest.mark.parametrize("first,second", [("allow", "allow"), ("allow", "deny"), ("deny", "allow")])
 def test_second_decision_is_refused(browser, txn_id, first, second):
     assert decide(browser, txn_id, first).status_code == 200
-    envelope(decide(browser, txn_id, second), 409, "transaction_decided")
+    assert_error(decide(browser, txn_id, second), 409, "transaction_decided")
     assert Grant.objects.count() == (1 if first == "allow" else 0)
 
 
 def test_decision_after_ten_minutes(browser, txn_id):
     ConsentTransaction.objects.filter(pk=txn_id).update(expires_at=timezone.now() - timedelta(seconds=1))
-    envelope(decide(browser, txn_id, "allow"), 410, "transaction_expired")
+    assert_error(decide(browser, txn_id, "allow"), 410, "transaction_expired")
     assert Grant.objects.count() == 0
 
 
 def test_decision_from_another_browser(txn_id, user):
-    envelope(decide(signed_in(user), txn_id, "allow"), 403, "transaction_binding_failed")
+    assert_error(decide(signed_in(user), txn_id, "allow"), 403, "transaction_binding_failed")
     assert Grant.objects.count() == 0
 
 
 def test_decision_by_another_user(browser, txn_id):
-    from tests.factories import PASSWORD
+    from tests.support.factories import PASSWORD
 
     other = UserFactory()
     binding = browser.cookies[BINDING_COOKIE].value
     intruder = signed_in(other)
     intruder.cookies[BINDING_COOKIE] = binding
-    envelope(decide(intruder, txn_id, "allow"), 403, "transaction_binding_failed")
+    assert_error(decide(intruder, txn_id, "allow"), 403, "transaction_binding_failed")
     assert PASSWORD and Grant.objects.count() == 0
 
 
 def test_decision_unknown_transaction(browser):
-    envelope(decide(browser, "otx_000000000000000000000000", "allow"), 404, "transaction_not_found")
+    assert_error(decide(browser, "otx_000000000000000000000000", "allow"), 404, "transaction_not_found")
 
 
 def test_decision_without_session(txn_id):
-    envelope(decide(Client(), txn_id, "allow"), 401, "invalid_token")
+    assert_error(decide(Client(), txn_id, "allow"), 401, "invalid_token")
 
 
 def test_decision_requires_csrf_header(user, app):
     browser = Client(enforce_csrf_checks=True)
-    from tests.factories import PASSWORD
+    from tests.support.factories import PASSWORD
 
     assert browser.login(username=user.email, password=PASSWORD)
     txn_id = start(browser, app, pkce()[1])
     url = f"/api/oauth/transactions/{txn_id}/decision"
-    envelope(browser.post(url, {"decision": "allow"}, content_type="application/json"), 403, "forbidden")
+    assert_error(browser.post(url, {"decision": "allow"}, content_type="application/json"), 403, "forbidden")
     page = browser.get(f"/oauth/consent?transaction={txn_id}")
     token = page.cookies["csrftoken"].value
     response = browser.post(url, {"decision": "allow"}, content_type="application/json", HTTP_X_CSRFTOKEN=token)
@@ -316,7 +312,7 @@ def test_consent_page_without_sensitive_scope_has_no_checkbox(browser, txn_id):
 
 
 def test_consent_page_signs_in_first_and_comes_back(txn_id, user):
-    from tests.factories import PASSWORD
+    from tests.support.factories import PASSWORD
 
     fresh = Client()
     url = f"/oauth/consent?transaction={txn_id}"
@@ -399,7 +395,7 @@ def test_the_email_lists_only_the_scopes_allowed(browser, app, django_capture_on
 @pytest.mark.parametrize("decision", ["allow", "deny"])
 def test_scopes_other_than_a_non_empty_subset_are_refused_and_change_nothing(browser, app, scopes, decision):
     txn_id = start(browser, app, pkce()[1], scope="rates:read calls:read")
-    error = envelope(decide(browser, txn_id, decision, scopes=scopes), 400, "invalid_request", param="scopes")
+    error = assert_error(decide(browser, txn_id, decision, scopes=scopes), 400, "invalid_request", param="scopes")
     assert "rates:read, calls:read" in error["message"]
     assert error["type"] == "invalid_request_error"
     assert ConsentTransaction.objects.get(pk=txn_id).decided_at is None
@@ -411,7 +407,7 @@ def test_unticking_every_sensitive_scope_needs_no_confirmation(browser):
     verifier, challenge = pkce()
     txn_id = start(browser, app, challenge, scope="rates:read calls:place transcripts:read")
     # while a sensitive scope stays ticked, the second confirmation is needed
-    envelope(
+    assert_error(
         decide(browser, txn_id, "allow", scopes=["rates:read", "transcripts:read"]),
         400,
         "confirmation_required",

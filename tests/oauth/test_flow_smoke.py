@@ -1,7 +1,7 @@
 import pytest
 from django.test import Client
 
-from tests.oauth.helpers import exchange, get_code, make_client, pkce, signed_in
+from tests.support.oauth import exchange, get_code, make_client, pkce, signed_in
 
 
 @pytest.mark.django_db

@@ -19,7 +19,7 @@ from apps.audit.models import AuditEvent, EventType
 from apps.oauth.models import AccessToken, RefreshToken
 from apps.oauth.token import issuing
 from apps.oauth.tokens import new_access_token, new_refresh_token
-from tests.oauth.helpers import V1, make_client, refresh, tokens_for
+from tests.support.oauth import V1, make_client, refresh, tokens_for
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from apps.oauth.models import Application
-from tests.oauth.helpers import make_client
+from tests.support.oauth import make_client
 
 pytestmark = pytest.mark.django_db
 

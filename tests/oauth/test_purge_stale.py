@@ -7,7 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.oauth.models import ConsentTransaction, Grant
-from tests.oauth.helpers import exchange, get_code, make_client, pkce, signed_in, start
+from tests.support.oauth import exchange, get_code, make_client, pkce, signed_in, start
 
 pytestmark = pytest.mark.django_db
 

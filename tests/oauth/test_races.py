@@ -13,7 +13,7 @@ from django.test import Client
 
 from apps.core.ids import digest
 from apps.oauth.models import AccessToken, RefreshToken
-from tests.oauth.helpers import exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+from tests.support.oauth import exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
 
 THREADS = 8
 
@@ -86,7 +86,7 @@ def test_many_threads_refreshing_one_token(user):
 
 def test_many_concurrent_decisions_issue_one_code(user):
     from apps.oauth.models import ConsentTransaction, Grant
-    from tests.oauth.helpers import decide, start
+    from tests.support.oauth import decide, start
 
     app = make_client()
     browser = signed_in(user)

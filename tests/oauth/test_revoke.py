@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from apps.oauth.models import AccessToken, RefreshToken
-from tests.oauth.helpers import make_client, post_form, refresh, tokens_for
+from tests.support.oauth import make_client, post_form, refresh, tokens_for
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.core.ids import digest
 from apps.oauth.models import AccessToken, Grant, RefreshToken
-from tests.oauth.helpers import (
+from tests.support.oauth import (
     FORM,
     MCP,
     REDIRECT,

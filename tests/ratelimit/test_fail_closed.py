@@ -4,7 +4,7 @@ import pytest
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import Store, StoreUnavailable
-from tests.oauth.helpers import FORM
+from tests.support.oauth import FORM
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db

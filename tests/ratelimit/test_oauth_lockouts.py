@@ -8,8 +8,8 @@ from django.test import Client
 
 from apps.ratelimit import budgets
 from apps.ratelimit.budgets import Budget
-from tests.factories import UserFactory
-from tests.oauth.helpers import exchange, make_client, pkce, refresh, tokens_for
+from tests.support.factories import UserFactory
+from tests.support.oauth import exchange, make_client, pkce, refresh, tokens_for
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +171,7 @@ def test_the_family_budget_counts_only_successful_refreshes(store):
 
 def test_a_revoked_token_after_a_disconnect_keeps_asking_to_reconnect_never_429(store):
     """docs/spec.md 8.3: a known-but-revoked token after a disconnect counts towards no lockout."""
-    from tests.oauth.connection_helpers import disconnect, signed_in
+    from tests.support.oauth import disconnect, signed_in
 
     user = UserFactory()
     app = make_client()

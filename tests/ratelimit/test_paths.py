@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.oauth.helpers import FORM, post_form
+from tests.support.oauth import FORM, post_form
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from django.test import Client
 
 from apps.ratelimit import conf
 from apps.ratelimit.stores.redis import RedisStore
-from tests.factories import UserFactory, make_api_key
-from tests.oauth.helpers import FORM, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+from tests.support.factories import UserFactory, make_api_key
+from tests.support.oauth import FORM, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
 
 from .redis_server import sent_commands, start_private_redis
 

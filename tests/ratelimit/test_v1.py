@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 import pytest
 
-from tests.factories import make_api_key
 from tests.rates.factories import make_deck
+from tests.support.factories import make_api_key
 
 RATES = ["rates:read"]
 

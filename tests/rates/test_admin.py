@@ -5,7 +5,7 @@ from django.contrib.admin.sites import site
 from django.test import Client, RequestFactory
 
 from apps.rates.models import Rate
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

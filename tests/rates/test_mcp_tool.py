@@ -8,7 +8,7 @@ import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
 from apps.mcp_bridge import registry
-from tests.api_v1.helpers import assert_error
+from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from apps.ratelimit import conf
-from tests.factories import make_api_key
 from tests.ratelimit.redis_server import redis_store_or_skip
+from tests.support.factories import make_api_key
 
 pytestmark = pytest.mark.django_db
 

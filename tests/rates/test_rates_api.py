@@ -6,9 +6,9 @@ from decimal import Decimal
 import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
-from tests.api_v1.helpers import assert_error
-from tests.factories import make_api_key
 from tests.rates.factories import RateFactory
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 from tests.support.mcp import install_fake_tokens
 
 pytestmark = pytest.mark.django_db

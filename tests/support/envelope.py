@@ -1,3 +1,5 @@
+"""The one envelope assertion (docs/spec.md 2.4) of the suite."""
+
 ENVELOPE_FIELDS = {"type", "code", "message", "param", "doc_url", "request_id"}
 
 

@@ -16,9 +16,8 @@ from django.utils import timezone
 
 from apps.api_v1 import versions
 from apps.apikeys.services import apikey_revoke
-from tests.factories import UserFactory, make_api_key
-from tests.oauth.connection_helpers import issue
-from tests.oauth.helpers import MCP, make_client
+from tests.support.factories import UserFactory, make_api_key
+from tests.support.oauth import MCP, issue, make_client
 
 pytestmark = pytest.mark.django_db
 

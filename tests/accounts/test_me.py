@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from apps.apikeys.models import ApiKey
 from apps.apikeys.services import apikey_revoke, apikey_rotate
-from tests.api_v1.helpers import assert_error
-from tests.factories import make_api_key
+from tests.support.envelope import assert_error
+from tests.support.factories import make_api_key
 
 pytestmark = pytest.mark.django_db
 

@@ -3,12 +3,17 @@
 import base64
 import hashlib
 import secrets
+import uuid
+from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.test import Client
+from django.utils import timezone
 
-from apps.oauth.models import Application
-from tests.factories import PASSWORD
+from apps.oauth.models import AccessToken, Application, RefreshToken
+from apps.oauth.token import issuing
+from apps.oauth.tokens import new_access_token, new_refresh_token
+from tests.support.factories import PASSWORD
 
 BASE = "http://testserver"
 V1 = f"{BASE}/v1"
@@ -120,3 +125,46 @@ def tokens_for(user, app, resource=V1, scope="rates:read calls:read") -> dict:
     response = exchange(Client(), app, code, verifier, resource=resource)
     assert response.status_code == 200, response.content
     return response.json()
+
+
+# -- connected apps: tokens issued through the OAuth core's own service (no browser round trip)
+
+BASE_URL = "/api/oauth/connections"
+
+
+def issue(user, app, *, resource=V1, scope="rates:read calls:read", now=None) -> dict:
+    """A fresh grant family for ``user`` and ``app``: {"access_token", "refresh_token"}.
+
+    ``now`` back-dates the issue (the rows' ``created`` is set after the fact,
+    since the models stamp it themselves).
+    """
+    stamp = now
+    now = now or timezone.now()
+    family = uuid.uuid4()
+    token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": scope}
+    issuing.tokens_issue(
+        token=token,
+        user=user,
+        application=app,
+        family=family,
+        resource=[resource],
+        granted_scope=scope,
+        now=now,
+        family_expires=now + timedelta(days=30),
+        previous=None,
+    )
+    if stamp is not None:
+        RefreshToken.objects.filter(token_family=family).update(created=stamp)
+        AccessToken.objects.filter(family=family).update(created=stamp)
+    return token
+
+
+def me(access_token: str, client: Client | None = None):
+    return (client or Client()).get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {access_token}")
+
+
+def disconnect(browser: Client, client_id: str, **extra):
+    return browser.delete(f"{BASE_URL}/{client_id}", **extra)
+
+
+__all__ = ["BASE_URL", "disconnect", "issue", "me", "signed_in"]

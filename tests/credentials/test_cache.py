@@ -21,10 +21,9 @@ from apps.audit.models import EventType
 from apps.credentials import cache as credential_cache
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import CredentialMiss
-from tests.factories import UserFactory, make_api_key
-from tests.oauth.connection_helpers import disconnect, issue
-from tests.oauth.helpers import MCP, make_client, signed_in
 from tests.ratelimit.redis_server import redis_store_or_skip, sent_commands
+from tests.support.factories import UserFactory, make_api_key
+from tests.support.oauth import MCP, disconnect, issue, make_client, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -345,7 +344,7 @@ def test_a_credential_in_use_keeps_working_while_the_database_is_down(store, key
 
 
 def test_reusing_a_rotated_refresh_token_kills_the_cached_access_token(store, user, app, django_assert_num_queries):
-    from tests.oauth.helpers import refresh
+    from tests.support.oauth import refresh
 
     tokens = issue(user, app)
     rotated = refresh(Client(), app, tokens["refresh_token"])

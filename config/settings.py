@@ -211,8 +211,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
-# Django raises RequestDataTooBig past this; the /v1 middleware answers 413 first.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+# Django raises RequestDataTooBig past this; each surface answers its own 413 first
+# (the caps are in apps/core/surfaces.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = surfaces.LARGEST_BODY_CAP
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")

@@ -17,8 +17,12 @@ def _views(patterns, prefix=""):
 @register()
 def check_required_scope(app_configs, **kwargs):
     """api_v1.E001: every bearer view under /v1 declares ``required_scope`` (None written out)."""
+    return undeclared_scope_errors(get_resolver().url_patterns)
+
+
+def undeclared_scope_errors(url_patterns) -> list[Error]:
     errors = []
-    for route, view_class in _views(get_resolver().url_patterns):
+    for route, view_class in _views(url_patterns):
         if view_class is None or not route.startswith("v1/"):
             continue
         classes = getattr(view_class, "authentication_classes", ())

@@ -8,13 +8,14 @@ from django.utils.cache import patch_cache_control
 from apps.core.envelope import render
 from apps.core.errors import ApiError
 from apps.core.request_context import notes
+from apps.core.surfaces import body_cap as surface_body_cap
 from apps.core.surfaces import is_v1
 
 from . import versions
 from .versioning import requested_version
 
 # The /v1 body cap (docs/spec.md 8.5); a view may name a smaller one in ``body_cap``.
-BODY_CAP = 256 * 1024
+BODY_CAP = surface_body_cap("/v1")
 
 
 def has_credential(request) -> bool:

@@ -27,6 +27,8 @@ class Surface:
     bad_request: str  # the code answering a request the surface cannot accept
     body: str | None = None  # how the input guard reads the body; None: it leaves the body alone
     query: bool = True  # whether the input guard reads the query string
+    # The largest body the surface reads (docs/spec.md 8.5); None: Django's own cap.
+    body_cap: int | None = None
     # Fields with a code of their own on every endpoint of the surface (a view adds its own
     # in ``text_field_errors``).
     field_errors: dict[str, str] = field(default_factory=dict)
@@ -39,9 +41,12 @@ V1_FIELD_ERRORS = {"limit": "invalid_limit", "starting_after": "invalid_cursor",
 # (exact path, or prefix ending in "/"; surface). A path also matches a prefix given
 # without its trailing slash ("/v1" matches "/v1" and "/v1/me"). First match wins.
 SURFACES: tuple[tuple[str, Surface], ...] = (
-    ("/v1", Surface("v1", ENVELOPE, "invalid_request", body=JSON, field_errors=V1_FIELD_ERRORS)),
+    (
+        "/v1",
+        Surface("v1", ENVELOPE, "invalid_request", body=JSON, field_errors=V1_FIELD_ERRORS, body_cap=256 * 1024),
+    ),
     # JSON-RPC answers for its own body: bad arguments are JSON-RPC errors (docs/spec.md 7.4).
-    ("/mcp", Surface("mcp", ENVELOPE, "invalid_request")),
+    ("/mcp", Surface("mcp", ENVELOPE, "invalid_request", body_cap=256 * 1024)),
     ("/api/", Surface("session_api", ENVELOPE, "invalid_request", body=JSON_ANY)),
     ("/oauth/token", Surface("token", OAUTH, "invalid_request", body=FORM)),
     # Revocation answers 200 for any token that is given, known or not (docs/spec.md 4.3).
@@ -54,6 +59,7 @@ SURFACES: tuple[tuple[str, Surface], ...] = (
             "invalid_client_metadata",
             body=JSON_ANY,
             field_errors={"redirect_uris": "invalid_redirect_uri"},  # RFC 7591 3.2.2
+            body_cap=16 * 1024,
         ),
     ),
     ("/.well-known/", Surface("metadata", ENVELOPE, "invalid_request", query=False)),
@@ -100,3 +106,12 @@ def speaks_envelope(path: str) -> bool:
 
 def is_oauth(path: str) -> bool:
     return path.startswith(OAUTH_PREFIX)
+
+
+def body_cap(path: str) -> int | None:
+    surface = surface_of(path)
+    return None if surface is None else surface.body_cap
+
+
+# Django reads no body larger than the largest surface's cap (a surface answers its own 413 first).
+LARGEST_BODY_CAP = max(s.body_cap for _prefix, s in SURFACES if s.body_cap)

@@ -9,11 +9,12 @@ from django.views.decorators.csrf import csrf_exempt
 
 from apps.core.envelope import error_response
 from apps.core.errors import ApiError
+from apps.core.surfaces import body_cap
 
 from . import protocol
 from .access import principal_for_request
 
-BODY_CAP = 256 * 1024
+BODY_CAP = body_cap("/mcp")
 JSON_TYPES = ("application/json", "application/*", "*/*")
 
 

@@ -15,13 +15,14 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core.envelope import oauth_error_response
+from apps.core.surfaces import body_cap
 from apps.core.timefmt import unix_seconds
 
 from .metadata import INVALID_CLIENT_METADATA, ClientMetadataError, client_metadata_validate
 from .services import REGISTRATION_CLOSED_RETRY_AFTER, RegistrationClosed, client_register
 
 # A registration is a few hundred bytes; the cap bounds what an anonymous caller makes us parse.
-BODY_CAP = 16 * 1024
+BODY_CAP = body_cap("/oauth/register")
 
 
 def registration_record(client, metadata) -> dict:

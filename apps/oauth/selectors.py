@@ -56,4 +56,3 @@ def transaction_get(*, transaction_id: str) -> ConsentTransaction | None:
 def access_token_get_by_secret(secret: str) -> AccessToken | None:
     """One indexed query by digest, user and client joined."""
     return AccessToken.objects.select_related("user", "application").filter(token_checksum=digest(secret)).first()
-

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 SIZES = {"small": 0.1, "large": 1.0}
 RUN_NAMES = {"small": "bench_small", "large": "bench"}
-DATA_CODE = ("bench/setup_data.py", "bench/dataset.py", "apps/rates/demo_deck.csv")
+DATA_CODE = ("bench/setup_data.py", "bench/dataset.py", "bench/dataset_sql.py", "apps/rates/demo_deck.csv")
 
 
 def server_url(url: str) -> str:

@@ -80,13 +80,14 @@ def parse_wrk(output: str) -> tuple[float, float, float, int, int]:
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     if socket_errors:
         errors += sum(int(x) for x in socket_errors.groups())
-    value, unit = re.search(r"requests in ([\d.]+)(m?s)", output).groups()
-    elapsed = float(value) / 1000 if unit == "ms" else float(value)
+    # wrk writes the elapsed time in the unit that suits it: 850.00ms, 5.00s, 1.00m.
+    value, unit = re.search(r"requests in ([\d.]+)(us|ms|s|m|h)\b", output).groups()
+    elapsed = float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}[unit]
     rps = max(0, total - errors) / elapsed
 
     def latency(pct: str) -> float:
-        value, unit = re.search(rf"\s{pct}%\s+([\d.]+)(us|ms|s)", output).groups()
-        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+        value, unit = re.search(rf"\s{pct}%\s+([\d.]+)(us|ms|s|m)\b", output).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
 
     return rps, latency("50"), latency("99"), errors, total
 

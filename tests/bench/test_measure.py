@@ -31,6 +31,12 @@ def test_parse_wrk_counts_only_successful_requests():
     assert p99 == 0.85  # microseconds read as milliseconds
 
 
+def test_parse_wrk_reads_a_run_of_minutes():
+    output = WRK_OUTPUT.replace("4000 requests in 2.00s", "60000 requests in 1.00m")
+    rps, *_ = parse_wrk(output)
+    assert rps == pytest.approx((60000 - 10) / 60.0)
+
+
 def test_noise_is_the_90th_percentile_of_consecutive_floor_changes():
     floor = Floor([1000, 1100, 1000, 1000, 900, 1000, 1000, 1000, 1000, 1000, 1000])
     # Changes: 0.10, 0.0909, 0, 0.10, 0.111, 0, 0, 0, 0, 0 -> sorted, the 90th percentile of ten

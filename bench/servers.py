@@ -1,0 +1,79 @@
+"""The processes a run starts and the environment each runs with."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+from bench import databases
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+BASE_URL = "http://127.0.0.1:8101"  # what the service advertises (both sets): the tokens' resources name it
+PORTS = {"large": 8101, "sdk": 8102, "small": 8103, "dot": 8104}
+PEER_DATABASE = "bench_peer"
+# One key for every process of a run; never written anywhere.
+SECRET_KEY = secrets.token_urlsafe(50)
+
+
+def service_env(database_url: str, key_prefix: str) -> dict:
+    """Production settings (DEBUG off), the bench's database and Redis, the floor view mounted, and the
+    limiter's store with roomy budgets (bench/roomy_store.py). Each set gets its own key prefix in Redis."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET_KEY,
+        "BASE_URL": BASE_URL,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
+        "RATELIMIT_STORE": "bench.roomy_store.RoomyRedisStore",
+        "RATELIMIT_KEY_PREFIX": key_prefix,
+        "TRUSTED_PROXIES": "127.0.0.1/32",
+        "BENCH_FLOOR": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def peer_env(database_url: str) -> dict:
+    """Stock django-oauth-toolkit (bench/dot_peer/) on its own database of the same server."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.dot_peer.settings",
+        "SECRET_KEY": SECRET_KEY,
+        "DATABASE_URL": databases.with_name(database_url, PEER_DATABASE),
+    }
+
+
+def gunicorn(module: str, port: int, workers: int) -> list[str]:
+    # gunicorn reads ./gunicorn.conf.py (production's configuration) for every server it runs here.
+    return [
+        PY, "-m", "gunicorn", module, "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+        "--log-level", "warning",
+    ]  # fmt: skip
+
+
+def uvicorn_peer(port: int, workers: int) -> list[str]:
+    return [
+        PY, "-m", "uvicorn", "bench.peer_mcp:app", "--loop", "uvloop", "--http", "httptools",
+        "--workers", str(workers), "--port", str(port), "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+
+
+def django_run(module: str, *argv, env: dict) -> None:
+    subprocess.run([PY, "-m", module, *map(str, argv)], cwd=ROOT, env=env, check=True)
+
+
+def prepare_peer_database(database_url: str) -> None:
+    databases.create(database_url, PEER_DATABASE)
+    dot = peer_env(database_url)
+    django_run("django", "migrate", "-v0", env=dot)
+    django_run("bench.dot_peer.setup_data", "prepare", env=dot)
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()

@@ -77,6 +77,8 @@ class Bench:
         self.peer_pool = Result("peer: SDK MCPServer whoami, no auth")
         self.calibration = Result("calibration: the floor plus one no-op Redis EVALSHA")
         self.floor = Floor()
+        # The floor on the small set's service and on the large set's, rounds taken in turn.
+        self.server_floors = (Result("floor, small set's service"), Result("floor, large set's service"))
         self.memory = {size: WorkerMemory(f"service, {size} data set") for size in SIZES}
         self.tokens: dict = {}
         self.statements: dict = {}
@@ -154,6 +156,7 @@ class Bench:
             [(reference, self.floor_lines, large), (self.calibration, self.round_trip_lines, large)], args, self.floor
         )
         self.floor_pool.add(reference)
+        self.servers_compared()
         for case in args.case_list:
             # Each credential is presented once right before its own rounds, so it is cached
             # (entries live 60 s) and its key's last-use stamp is written now, not mid-round.
@@ -167,7 +170,19 @@ class Bench:
                 entries.append((self.results[(case.key, size)], self.files[(case.key, size)], self.on[size]))
             in_turn(entries, args, None if by_peer else self.floor)
             (self.peer_pool if by_peer else self.floor_pool).add(reference)
+        self.servers_compared()
         self.timed("read cases", mark)
+
+    def servers_compared(self) -> None:
+        """The floor on both services, in turn. Two gunicorn instances of the same code differ by a
+        few per cent in one run (the one started first was slower in every trial, bench/NOTES.md);
+        growth is corrected by what identical work shows between them."""
+        on_large, on_small = Result("floor on the large set's service"), Result("floor on the small set's service")
+        in_turn([(on_large, self.floor_lines, self.on["large"]), (on_small, self.floor_lines, self.on["small"])],
+                self.args, self.floor)  # fmt: skip
+        self.floor_pool.add(on_large)
+        self.server_floors[0].add(on_small)
+        self.server_floors[1].add(on_large)
 
     def memory_top_up(self) -> None:
         """Each server topped up to --memory-requests with every case in equal shares, read, then given
@@ -231,6 +246,7 @@ class Bench:
             peer=self.peer_pool,
             calibration=self.calibration,
             noise=self.floor.noise(),
+            server_floors=self.server_floors,
             tokens=self.tokens,
             statements=self.statements,
             memory=self.memory,

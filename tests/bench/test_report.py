@@ -12,7 +12,7 @@ def result(name, rps, p99=5.0):
     return Result(name, rps=list(rps), p50=[2.0] * len(rps), p99=[p99] * len(rps), errors=[0] * len(rps))
 
 
-def synthetic_run(*, large_factor=1.0, memory_growth=0.2):
+def synthetic_run(*, large_factor=1.0, memory_growth=0.2, server_factor=1.0):
     floor = [1000.0, 1000.0, 1000.0]
     results, references = {}, {"calibration": result("cal ref", floor)}
     for case in CASES:
@@ -40,6 +40,7 @@ def synthetic_run(*, large_factor=1.0, memory_growth=0.2):
         peer=result("peer", floor),
         calibration=result("calibration", [800.0] * 3),
         noise=0.05,
+        server_floors=(result("floor small", [1000.0] * 3), result("floor large", [1000.0 * server_factor] * 3)),
         tokens=tokens,
         statements=statements,
         memory={"large": memory},
@@ -66,6 +67,13 @@ def test_growth_is_judged_against_the_runs_noise():
     assert growth(synthetic_run(large_factor=0.97), "ledger") == 0.97
     assert all(ok for name, ok in met(synthetic_run(large_factor=0.97)).items() if "10x data" in name)
     assert not any(ok for name, ok in met(synthetic_run(large_factor=0.9)).items() if "10x data" in name)
+
+
+def test_growth_is_corrected_by_the_two_services_own_difference():
+    run = synthetic_run(large_factor=0.9, server_factor=0.9)
+    assert growth(run, "ledger", corrected=False) == 0.9
+    assert growth(run, "ledger") == 1.0
+    assert all(ok for name, ok in met(run).items() if "10x data" in name)
 
 
 def test_a_worker_still_growing_over_the_last_requests_is_not_met():

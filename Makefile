@@ -73,8 +73,8 @@ format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-# The benchmark (bench/NOTES.md): about 15 minutes, plus 2-3 the first time while it builds its data
-# sets; writes docs/performance.md. BENCH_ARGS="--rounds 1 --duration 2 --memory-requests 20000": a quick check.
+# The benchmark (bench/NOTES.md): about 14 minutes, 1-2 more when it builds its data sets; writes
+# docs/performance.md. BENCH_ARGS="--rounds 1 --duration 2 --memory-requests 20000": a quick check.
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) -m bench.run --write-docs $(BENCH_ARGS)

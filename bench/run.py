@@ -260,6 +260,11 @@ def main() -> int:
     if not shutil.which("wrk"):
         print("wrk is needed: apt-get install wrk", file=sys.stderr)
         return 2
+    busy = servers.ports_in_use()
+    if busy:
+        ports = ", ".join(map(str, busy))
+        print(f"port {ports} in use: another benchmark is running (it would lose its databases)", file=sys.stderr)
+        return 2
     workdir = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
         run = Bench(args, workdir).run()

@@ -2,6 +2,7 @@
 
 import os
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,17 @@ PORTS = {"large": 8101, "sdk": 8102, "small": 8103, "dot": 8104}
 PEER_DATABASE = "bench_peer"
 # One key for every process of a run; never written anywhere.
 SECRET_KEY = secrets.token_urlsafe(50)
+
+
+def ports_in_use() -> list[int]:
+    """The bench's ports something already listens on (another run: starting would drop its databases)."""
+    busy = []
+    for port in PORTS.values():
+        with socket.socket() as probe:
+            probe.settimeout(0.5)
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                busy.append(port)
+    return busy
 
 
 def service_env(database_url: str, key_prefix: str) -> dict:

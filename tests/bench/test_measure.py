@@ -72,3 +72,17 @@ def test_statements_read_simple_and_extended_protocol_from_a_libpq_trace():
         ]
     )
     assert statements(trace) == ["BEGIN", "select 1 where 1 = $1", "COMMIT"]
+
+
+def test_a_port_in_use_is_found(monkeypatch):
+    import socket
+
+    from bench import servers
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        monkeypatch.setattr(servers, "PORTS", {"taken": port})
+        assert servers.ports_in_use() == [port]
+    assert servers.ports_in_use() == []

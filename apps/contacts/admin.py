@@ -3,8 +3,9 @@
 from django import forms
 from django.contrib import admin
 
+from apps.core.phones import parse_e164
+
 from .models import MAX_PHONE_NUMBERS, Contact, ContactPhoneNumber
-from .phones import parse_e164
 from .services import contact_name_clean, contact_reindex
 
 

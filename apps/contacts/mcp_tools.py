@@ -1,10 +1,10 @@
 """svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS
-from .phones import readable
 from .search import MAX_QUERY_LENGTH, parse_query
 from .serializers import ContactSerializer
 

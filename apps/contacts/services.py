@@ -8,9 +8,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from apps.core.phones import country_of, parse_e164
+
 from . import search
 from .models import MAX_PHONE_NUMBERS, Contact, ContactPhoneNumber, ContactSearchTerm, PhoneLabel
-from .phones import country_of, parse_e164
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ A number's ``messages_opt_in`` is the account holder's own sharing switch
 from django import forms
 from django.contrib import admin, messages
 
+from apps.core.phones import parse_e164
+
 from .models import CallerId, Number
-from .phones import parse_e164
 from .services import caller_id_fill_country, caller_id_make_default, number_fill_country
 
 

@@ -18,9 +18,9 @@ from django.db import transaction
 
 from apps.core.ids import BASE62, ID_LENGTH
 from apps.core.money import to_minor
+from apps.core.phones import readable
 
 from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX, CallerId, Number, NumberStatus, NumberType
-from .phones import readable
 from .services import caller_id_fill_country, number_fill_country, numbers_delete_all
 
 # Monthly rental by type, major units of the service currency (demo prices).

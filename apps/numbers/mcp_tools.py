@@ -2,11 +2,11 @@
 
 from babel import Locale
 
+from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolSpec, register
 
 from . import selectors
 from .models import NumberStatus
-from .phones import readable
 from .serializers import CallerIdSerializer, NumberSerializer
 
 MAX_ITEMS = 20  # of each list: an account has a handful; the result stays a few KB

@@ -9,9 +9,9 @@ from django.db import transaction
 
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
+from apps.core.phones import country_of, parse_e164
 
 from .models import CallerId, Number, NumberStatus
-from .phones import country_of, parse_e164
 from .selectors import is_number_id
 
 

@@ -1,4 +1,4 @@
-"""Phone numbers as the numbers app stores and says them: E.164 in, a country and a readable form out."""
+"""Phone numbers as every resource stores and says them: E.164 in, a country and a readable form out."""
 
 import re
 

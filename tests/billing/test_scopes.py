@@ -2,24 +2,18 @@
 
 import pytest
 
-from apps.credentials.scopes import ALL_SCOPES
 from tests.billing.factories import append
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.scopes import challenge, every_other_scope
 
 pytestmark = pytest.mark.django_db
 
 SCOPE = "credits:read"
-EVERY_OTHER_SCOPE = [s for s in ALL_SCOPES if s != SCOPE]
-V1_CHALLENGE = (
-    'Bearer error="insufficient_scope", scope="credits:read", '
-    'resource_metadata="http://testserver/.well-known/oauth-protected-resource/v1"'
-)
-MCP_CHALLENGE = (
-    'Bearer error="insufficient_scope", scope="credits:read", '
-    'resource_metadata="http://testserver/.well-known/oauth-protected-resource/mcp"'
-)
+EVERY_OTHER_SCOPE = every_other_scope(SCOPE)
+V1_CHALLENGE = challenge(SCOPE, "v1")
+MCP_CHALLENGE = challenge(SCOPE, "mcp")
 BALANCE_TOOL = {"name": "svc_get_balance", "arguments": {}}
 
 

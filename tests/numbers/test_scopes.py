@@ -2,25 +2,19 @@
 
 import pytest
 
-from apps.credentials.scopes import ALL_SCOPES
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.scopes import challenge, every_other_scope
 
 from .factories import make_caller_id, make_number
 
 pytestmark = pytest.mark.django_db
 
 SCOPE = "numbers:read"
-EVERY_OTHER_SCOPE = [s for s in ALL_SCOPES if s != SCOPE]
-V1_CHALLENGE = (
-    'Bearer error="insufficient_scope", scope="numbers:read", '
-    'resource_metadata="http://testserver/.well-known/oauth-protected-resource/v1"'
-)
-MCP_CHALLENGE = (
-    'Bearer error="insufficient_scope", scope="numbers:read", '
-    'resource_metadata="http://testserver/.well-known/oauth-protected-resource/mcp"'
-)
+EVERY_OTHER_SCOPE = every_other_scope(SCOPE)
+V1_CHALLENGE = challenge(SCOPE, "v1")
+MCP_CHALLENGE = challenge(SCOPE, "mcp")
 TOOL = {"name": "svc_list_numbers", "arguments": {}}
 
 
@@ -33,7 +27,7 @@ def paths(user):
 
 @pytest.mark.parametrize("scopes", [EVERY_OTHER_SCOPE, ["rates:read"], ["calls:read", "contacts:read"]])
 @pytest.mark.parametrize("livemode", [True, False])
-def test_a_key_without_contacts_read_is_refused_with_the_challenge(user, paths, client, scopes, livemode):
+def test_a_key_without_numbers_read_is_refused_with_the_challenge(user, paths, client, scopes, livemode):
     _key, secret = make_api_key(user, scopes=scopes, livemode=livemode)
     for path in paths:
         response = client.get(path, HTTP_AUTHORIZATION=f"Bearer {secret}")
@@ -42,13 +36,13 @@ def test_a_key_without_contacts_read_is_refused_with_the_challenge(user, paths, 
         assert response["WWW-Authenticate"] == V1_CHALLENGE
 
 
-def test_a_key_with_only_contacts_read_is_served(user, paths, client):
+def test_a_key_with_only_numbers_read_is_served(user, paths, client):
     _key, secret = make_api_key(user, scopes=[SCOPE])
     for path in paths:
         assert client.get(path, HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200, path
 
 
-def test_an_oauth_token_for_v1_needs_contacts_read_too(user, paths, client, settings):
+def test_an_oauth_token_for_v1_needs_numbers_read_too(user, paths, client, settings):
     tokens = install_fake_tokens(settings)
     resource = "http://testserver/v1"
     without = tokens.issue(user, scopes=frozenset(EVERY_OTHER_SCOPE), resource=resource)
@@ -67,7 +61,7 @@ def test_the_scope_is_checked_before_the_id_and_the_parameters(user, client):
         assert_error(client.get(path, HTTP_AUTHORIZATION=f"Bearer {secret}"), 403, "insufficient_scope")
 
 
-def test_the_tool_without_contacts_read_is_a_403_with_the_challenge(user, settings):
+def test_the_tool_without_numbers_read_is_a_403_with_the_challenge(user, settings):
     tokens = install_fake_tokens(settings)
     mcp = McpClient(tokens.issue(user, scopes=frozenset(EVERY_OTHER_SCOPE)))
     response = mcp.request("tools/call", TOOL)
@@ -75,7 +69,7 @@ def test_the_tool_without_contacts_read_is_a_403_with_the_challenge(user, settin
     assert response["WWW-Authenticate"] == MCP_CHALLENGE
 
 
-def test_the_tool_with_only_contacts_read_runs(user, settings):
+def test_the_tool_with_only_numbers_read_runs(user, settings):
     make_number(user)
     tokens = install_fake_tokens(settings)
     mcp = McpClient(tokens.issue(user, scopes=frozenset({SCOPE})))

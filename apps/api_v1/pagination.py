@@ -118,3 +118,33 @@ class IdCursorPagination(BasePagination):
             param("starting_after", {"type": "string"}, "An object id: return the objects after it (older)."),
             param("ending_before", {"type": "string"}, "An object id: return the objects before it (newer)."),
         ]
+
+
+def cursor_parameters(
+    *,
+    prefix: str,
+    format: str,
+    objects: str,
+    after: str = "after it (older)",
+    before: str = "before it (newer)",
+    note: str = "",
+) -> list:
+    """The OpenAPI parameters of a list's two cursors.
+
+    Only type and format: the rule (the id of one of the caller's objects of this list) is more
+    than a pattern can say; tools that know the format draw real ids for it (the schemathesis
+    hooks do, as for the API keys' ``api-key-id``).
+    """
+    from drf_spectacular.utils import OpenApiParameter
+
+    return [
+        OpenApiParameter(
+            name,
+            {"type": "string", "format": format},
+            description=(
+                f"The id ({prefix}...) of one of your {objects}: return the {objects} {what}. At most one of "
+                "starting_after and ending_before. Any other id is 400 invalid_cursor." + (f" {note}" if note else "")
+            ),
+        )
+        for name, what in (("starting_after", after), ("ending_before", before))
+    ]

@@ -15,7 +15,7 @@ from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF
-from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
+from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, cursor_parameters, parse_limit
 from .permissions import HasScope, has_scope
 from .versions import CURRENT_VERSION, VERSIONS
 
@@ -35,6 +35,7 @@ __all__ = [
     "ResourceApi",
     "ResourceListApi",
     "SessionOnlyMixin",
+    "cursor_parameters",
     "fast_get",
     "has_scope",
     "parse_limit",

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
 
 from . import selectors
@@ -26,23 +26,12 @@ TYPE_PARAMETER = OpenApiParameter(
     enum=TransactionType.values,
     description="Only transactions of this type. Any other value is 400 invalid_request (param type).",
 )
-# Only type and format: the rule (an id of one of the caller's rows) is more than a pattern can say; tools
-# that know the format draw real ids for it (as the API keys' api-key-id).
-CURSOR_SCHEMA = {"type": "string", "format": "balance-transaction-id"}
-CURSOR_PARAMETERS = [
-    OpenApiParameter(
-        name,
-        CURSOR_SCHEMA,
-        description=(
-            f"The id (txn_...) of one of your transactions in this mode, of any type: {what}. "
-            "At most one of starting_after and ending_before. Any other id is 400 invalid_cursor."
-        ),
-    )
-    for name, what in (
-        ("starting_after", "return the transactions after it (older)"),
-        ("ending_before", "return the transactions before it (newer)"),
-    )
-]
+CURSOR_PARAMETERS = cursor_parameters(
+    prefix="txn_",
+    format="balance-transaction-id",
+    objects="transactions",
+    note="Any of your transactions in this mode is a cursor, whatever its type.",
+)
 
 
 class BalanceApi(ResourceApi):

@@ -5,7 +5,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, RESOURCE_PATH, ResourceApi, ResourceListApi, has_scope
+from apps.api_v1.public import ERROR_REF, RESOURCE_PATH, ResourceApi, ResourceListApi, cursor_parameters, has_scope
 from apps.core.errors import ApiError
 from apps.credentials.challenges import www_authenticate
 
@@ -74,21 +74,11 @@ EXPAND_PARAMETER = OpenApiParameter(
         "account's call summaries setting on (off: 403 forbidden); contact needs contacts:read."
     ),
 )
-CURSOR_SCHEMA = {"type": "string", "format": "call-id"}
 LIST_PARAMETERS = [
     OpenApiParameter("direction", str, enum=Direction.values, description="Only calls of this direction."),
     OpenApiParameter("status", str, enum=Status.values, description="Only calls in this status."),
     EXPAND_PARAMETER,
-    OpenApiParameter(
-        "starting_after",
-        CURSOR_SCHEMA,
-        description="A call id (call_...) of this list: return the calls after it (older). At most one cursor.",
-    ),
-    OpenApiParameter(
-        "ending_before",
-        CURSOR_SCHEMA,
-        description="A call id (call_...) of this list: return the calls before it (newer). At most one cursor.",
-    ),
+    *cursor_parameters(prefix="call_", format="call-id", objects="calls"),
 ]
 BAD_REQUEST = OpenApiResponse(
     ERROR_REF,

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
 
 from . import selectors
@@ -34,23 +34,13 @@ QUERY_PARAMETER = OpenApiParameter(
         "neither letters nor digits in it, it finds nothing."
     ),
 )
-# Only type and format: the rule (the id of one of the caller's contacts) is more than a pattern can
-# say; tools that know the format draw real ids for it (as the API keys' api-key-id).
-CURSOR_SCHEMA = {"type": "string", "format": "contact-id"}
-CURSOR_PARAMETERS = [
-    OpenApiParameter(
-        name,
-        CURSOR_SCHEMA,
-        description=(
-            f"The id (ct_...) of one of your contacts: {what}. At most one of starting_after and "
-            "ending_before. Any other id is 400 invalid_cursor."
-        ),
-    )
-    for name, what in (
-        ("starting_after", "return the contacts after it in name order"),
-        ("ending_before", "return the contacts before it in name order"),
-    )
-]
+CURSOR_PARAMETERS = cursor_parameters(
+    prefix="ct_",
+    format="contact-id",
+    objects="contacts",
+    after="after it in name order",
+    before="before it in name order",
+)
 
 
 class ContactListApi(ResourceListApi):

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
 
 from . import selectors
@@ -26,25 +26,6 @@ LIST_ERRORS = _error(
 )
 
 
-def _cursor_parameters(prefix: str, format: str, objects: str) -> list[OpenApiParameter]:
-    # Only type and format: the rule (the id of one of the caller's objects of this list) is more than a
-    # pattern can say; tools that know the format draw real ids for it (as the API keys' api-key-id).
-    return [
-        OpenApiParameter(
-            name,
-            {"type": "string", "format": format},
-            description=(
-                f"The id ({prefix}...) of one of your {objects}: {what}. At most one of starting_after and "
-                "ending_before. Any other id is 400 invalid_cursor."
-            ),
-        )
-        for name, what in (
-            ("starting_after", f"return the {objects} after it (older)"),
-            ("ending_before", f"return the {objects} before it (newer)"),
-        )
-    ]
-
-
 class NumberListApi(ResourceListApi):
     """The account's virtual numbers, newest first."""
 
@@ -56,7 +37,7 @@ class NumberListApi(ResourceListApi):
         tags=NUMBERS_TAGS,
         summary="List your virtual numbers, newest first",
         description="Every number the account rents or rented (status active or canceled), in the credential's mode.",
-        parameters=_cursor_parameters(NUMBER_ID_PREFIX, "number-id", "numbers"),
+        parameters=cursor_parameters(prefix=NUMBER_ID_PREFIX, format="number-id", objects="numbers"),
         responses={200: NumberSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
     )
     def get(self, request):
@@ -110,7 +91,7 @@ class CallerIdListApi(ResourceListApi):
         description=(
             "The numbers the account has verified it holds and may show when it calls; at most one is the default."
         ),
-        parameters=_cursor_parameters(CALLER_ID_PREFIX, "caller-id-id", "caller IDs"),
+        parameters=cursor_parameters(prefix=CALLER_ID_PREFIX, format="caller-id-id", objects="caller IDs"),
         responses={200: CallerIdSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
     )
     def get(self, request):

@@ -4,9 +4,10 @@ Both keep Django as the author of what is written and read: the SQL, the column
 list, the values and the model instances all come from Django's own compiler and
 field API, never from strings kept by hand beside the models.
 
-- ``CompiledQuery``: a queryset that Django compiles once per process, thread
-  and database, then executes with a new parameter value. Compiling the locked,
-  joined read of a refresh token took more CPU than PostgreSQL took to run it.
+- ``CompiledQuery``: a queryset that Django compiles once per process, thread,
+  database and shape, then executes with new parameter values. Building and
+  compiling a page's queryset took more of the worker's CPU than PostgreSQL
+  took to run it, and more than the rest of the request.
 - ``insert_statement`` and ``update_row_statement``: one row's INSERT as
   ``Model.save(force_insert=True)`` writes it, and one row's UPDATE as
   ``QuerySet.update`` writes it, to be combined with other writes into one statement (a
@@ -15,14 +16,31 @@ field API, never from strings kept by hand beside the models.
 
 import threading
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import signals
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
 
-# Stands for the parameter while the queryset is compiled; never sent to a database.
-_PLACEHOLDER = "\x00compiled-query-parameter\x00"
+
+def _another(value):
+    """A second value of ``value``'s type, to find where the first lands among the parameters."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, datetime):
+        return value + timedelta(microseconds=1)
+    if isinstance(value, date):
+        return value + timedelta(days=1)
+    raise TypeError(f"cannot compile a parameter of type {type(value).__name__}: make it part of the shape")
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a == b  # True == 1, but a boolean never stands for an integer
 
 
 @dataclass(frozen=True)
@@ -30,71 +48,131 @@ class _Compiled:
     compiler: object
     sql: str
     params: tuple
-    index: int  # of the placeholder in params
+    places: dict  # value name -> indexes in params
+    values_names: list | None  # a values() queryset's keys; None for model instances
     init_list: list
     start: int
     end: int
     populators: list
+    annotations: dict
     locks: bool
 
 
-class CompiledQuery:
-    """``build(value)`` returns a queryset of at most one row for ``value``, the same every time.
+# Stands for a shape whose values this database prepares before sending them (SQLite's
+# dates are strings): its querysets run through the ORM as usual.
+_NOT_COMPILED = object()
 
-    ``first(value)`` returns what ``build(value).first()`` would (the row, its
-    ``select_related`` objects attached, ``only`` respected), compiling the SQL
-    only on the first call in each thread for each database. ``value`` must
-    reach the SQL unchanged as one parameter (a string compared with ``=``).
+
+class CompiledQuery:
+    """``build(*shape, **values)`` returns a queryset; ``rows(*shape, **values)`` returns its rows.
+
+    The rows are what iterating the queryset gives (model instances with their
+    ``select_related`` objects and annotations, ``only`` respected; or dicts for
+    ``values()``), but Django builds and compiles the SQL once per process, thread,
+    database and ``shape`` (hashable arguments that may change the SQL text: a
+    filter present or not, a LIMIT), then each call sends it with its own
+    ``values`` (keyword arguments that must reach the SQL as parameters, each
+    unchanged: ids, flags, dates). Where each value lands is found by compiling
+    once more with each value changed; a value that changes the SQL text is
+    refused (it belongs in the shape). A value the database prepares first (a
+    pattern built from it, SQLite's dates) makes that shape run through the ORM
+    every time, as Django would.
     """
 
     def __init__(self, build):
         self._build = build
         self._local = threading.local()
 
-    def first(self, value, *, using: str = DEFAULT_DB_ALIAS):
-        compiled = self._compiled(using)
+    def rows(self, *shape, using: str = DEFAULT_DB_ALIAS, **values) -> list:
+        compiled = self._compiled(using, shape, values)
+        if compiled is _NOT_COMPILED:
+            return list(self._build(*shape, **values).using(using))
         connection = connections[using]
         if compiled.locks and connection.features.has_select_for_update and connection.get_autocommit():
             # Django checks this while compiling; a reused compilation must too.
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(compiled.params)
-        params[compiled.index] = value
+        for name, places in compiled.places.items():
+            for index in places:
+                params[index] = values[name]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
+            fetched = cursor.fetchall()
+        if compiled.compiler.has_extra_select:  # ordering columns the SELECT adds, as execute_sql drops them
+            fetched = [row[: compiled.compiler.col_count] for row in fetched]
         # The compiler's converters (JSON, and dates on SQLite), as when Django runs the query.
-        row = next(iter(compiled.compiler.results_iter([[row]])))
+        converted = compiled.compiler.results_iter([fetched])
+        if compiled.values_names is not None:
+            return [dict(zip(compiled.values_names, row, strict=False)) for row in converted]
+        return [self._instance(compiled, using, row) for row in converted]
+
+    def first(self, *shape, using: str = DEFAULT_DB_ALIAS, **values):
+        """The first row (the queryset should already be sliced to one), or None."""
+        found = self.rows(*shape, using=using, **values)
+        return found[0] if found else None
+
+    @staticmethod
+    def _instance(compiled: _Compiled, using: str, row):
+        # As Django's ModelIterable builds each row's instance.
         obj = compiled.compiler.query.model.from_db(using, compiled.init_list, row[compiled.start : compiled.end])
         for populator in compiled.populators:
             populator.populate(row, obj)
+        for name, position in compiled.annotations.items():
+            setattr(obj, name, row[position])
         return obj
 
-    def _compiled(self, using: str) -> _Compiled:
-        cache = self._local.__dict__.setdefault("by_alias", {})
-        compiled = cache.get(using)
+    def _compiled(self, using: str, shape: tuple, values: dict):
+        cache = self._local.__dict__.setdefault("compiled", {})
+        key = (using, shape, tuple(sorted(values)))
+        compiled = cache.get(key)
         if compiled is None:
-            queryset = self._build(_PLACEHOLDER)
-            compiler = queryset.query.get_compiler(using=using)
-            text, params = compiler.as_sql()
-            if list(params).count(_PLACEHOLDER) != 1:
-                raise ValueError("the value must reach the SQL unchanged, as exactly one parameter")
-            # As Django's ModelIterable reads a compiled query's columns.
-            select_fields = compiler.klass_info["select_fields"]
-            start, end = select_fields[0], select_fields[-1] + 1
-            compiled = cache[using] = _Compiled(
-                compiler=compiler,
-                sql=text,
-                params=tuple(params),
-                index=list(params).index(_PLACEHOLDER),
-                init_list=[column[0].target.attname for column in compiler.select[start:end]],
-                start=start,
-                end=end,
-                populators=get_related_populators(compiler.klass_info, compiler.select, using),
-                locks=queryset.query.select_for_update,
-            )
+            compiled = cache[key] = self._compile(using, shape, values)
         return compiled
+
+    def _sql(self, using: str, shape: tuple, values: dict):
+        queryset = self._build(*shape, **values)
+        if queryset._prefetch_related_lookups or queryset._known_related_objects:
+            raise TypeError("a compiled query reads one statement: no prefetch_related, no related managers")
+        if queryset._iterable_class not in (ModelIterable, ValuesIterable):
+            raise TypeError("a compiled query gives model instances or values() dicts")
+        compiler = queryset.query.get_compiler(using=using)
+        text, params = compiler.as_sql()
+        return queryset, compiler, text, tuple(params)
+
+    def _compile(self, using: str, shape: tuple, values: dict):
+        queryset, compiler, text, params = self._sql(using, shape, values)
+        places, prepared = {}, False
+        for name, value in values.items():
+            other = _another(value)
+            _, _, other_text, other_params = self._sql(using, shape, {**values, name: other})
+            if other_text != text or len(other_params) != len(params):
+                raise ValueError(f"{name} changes the SQL, not only its parameters: make it part of the shape")
+            changed = [i for i, (a, b) in enumerate(zip(params, other_params, strict=True)) if not _same(a, b)]
+            prepared = prepared or not all(_same(params[i], value) and _same(other_params[i], other) for i in changed)
+            places[name] = changed
+        if prepared:
+            return _NOT_COMPILED
+        query = queryset.query
+        if queryset._iterable_class is ValuesIterable:
+            # As Django's ValuesIterable names a row's columns.
+            names = list(query.selected or [*query.extra_select, *query.values_select, *query.annotation_select])
+            return _Compiled(compiler, text, params, places, names, [], 0, 0, [], {}, bool(query.select_for_update))
+        # As Django's ModelIterable reads a compiled query's columns.
+        select_fields = compiler.klass_info["select_fields"]
+        start, end = select_fields[0], select_fields[-1] + 1
+        return _Compiled(
+            compiler=compiler,
+            sql=text,
+            params=params,
+            places=places,
+            values_names=None,
+            init_list=[column[0].target.attname for column in compiler.select[start:end]],
+            start=start,
+            end=end,
+            populators=get_related_populators(compiler.klass_info, compiler.select, using),
+            annotations=dict(compiler.annotation_col_map or {}),
+            locks=bool(query.select_for_update),
+        )
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection, transaction
-from django.db.models import signals
+from django.db.models import F, signals
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
@@ -17,6 +17,7 @@ from oauth2_provider.models import set_token_value
 from apps.audit.models import AuditEvent
 from apps.core.sql import CompiledQuery, insert_statement, inserted, update_row_statement
 from apps.oauth.models import AccessToken, RefreshToken
+from tests.support.factories import UserFactory
 from tests.support.oauth import make_client
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -53,7 +54,7 @@ def test_first_returns_what_the_orm_returns(user, django_assert_num_queries):
     stored = _refresh_token(user, app, "srt_compiled_1")
     expected = _by_checksum(stored.token_checksum).first()
     with django_assert_num_queries(1):
-        found = BY_CHECKSUM.first(stored.token_checksum)
+        found = BY_CHECKSUM.first(checksum=stored.token_checksum)
         # The joined rows come attached, as with select_related: no query of their own.
         assert found.user.pk == user.pk and found.user.is_active is True
         assert found.application.client_id == app.client_id
@@ -65,34 +66,35 @@ def test_first_returns_what_the_orm_returns(user, django_assert_num_queries):
 
 
 def test_no_row_is_none(user):
-    assert BY_CHECKSUM.first("0" * 64) is None
+    assert BY_CHECKSUM.first(checksum="0" * 64) is None
 
 
 def test_each_call_uses_its_own_value(user):
     app = make_client()
     first, second = _refresh_token(user, app, "srt_compiled_a"), _refresh_token(user, app, "srt_compiled_b")
-    assert BY_CHECKSUM.first(first.token_checksum).pk == first.pk
-    assert BY_CHECKSUM.first(second.token_checksum).pk == second.pk
+    assert BY_CHECKSUM.first(checksum=first.token_checksum).pk == first.pk
+    assert BY_CHECKSUM.first(checksum=second.token_checksum).pk == second.pk
 
 
 def test_django_compiles_the_query_once_per_thread():
     query = CompiledQuery(_by_checksum)
     with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as as_sql:
-        query.first("a" * 64)
-        query.first("b" * 64)
-        assert as_sql.call_count == 1
+        query.first(checksum="a" * 64)
+        query.first(checksum="b" * 64)
+        # Once for the values, once more to find where the value lands among the parameters.
+        assert as_sql.call_count == 2
         # Another thread (its own connection) compiles its own.
         thread = threading.Thread(target=lambda: _in_thread(query))
         thread.start()
         thread.join()
-        assert as_sql.call_count == 2
+        assert as_sql.call_count == 4
 
 
 def _in_thread(query):
     from django.db import connections
 
     try:
-        query.first("c" * 64)
+        query.first(checksum="c" * 64)
     finally:
         connections.close_all()
 
@@ -101,16 +103,87 @@ def _in_thread(query):
 def test_a_locking_query_refuses_to_run_outside_a_transaction_every_time(user):
     locked = CompiledQuery(lambda value: RefreshToken.objects.select_for_update().filter(token_checksum=value)[:1])
     with transaction.atomic():
-        assert locked.first("a" * 64) is None  # compiled inside a transaction
+        assert locked.first(value="a" * 64) is None  # compiled inside a transaction
     with mock.patch.object(connection, "get_autocommit", return_value=True), pytest.raises(TransactionManagementError):
-        locked.first("a" * 64)
+        locked.first(value="a" * 64)
 
 
-def test_a_value_the_sql_would_change_is_refused():
-    # contains wraps the value in % signs: it would not reach the SQL as given.
+def test_a_value_that_changes_the_sql_text_is_refused():
+    # A slice bound is written into the SQL (LIMIT 2), not sent as a parameter: it belongs in the shape.
+    query = CompiledQuery(lambda user_id, n: RefreshToken.objects.filter(user_id=user_id)[:n])
+    with pytest.raises(ValueError, match="n changes the SQL"):
+        query.rows(user_id="usr_1", n=2)
+
+
+def test_a_value_the_database_prepares_runs_through_the_orm_every_time(user):
+    # contains sends "%rates%", not the value: found the same rows, compiled never.
+    app = make_client()
+    stored = _refresh_token(user, app, "srt_compiled_contains")
     query = CompiledQuery(lambda value: RefreshToken.objects.filter(scope__contains=value)[:1])
-    with pytest.raises(ValueError, match="unchanged"):
-        query.first("rates")
+    assert query.first(value="rates").pk == stored.pk
+    assert query.first(value="numbers") is None
+
+
+def test_a_value_without_a_second_of_its_type_is_refused():
+    query = CompiledQuery(lambda value: RefreshToken.objects.filter(token_checksum=value)[:1])
+    with pytest.raises(TypeError, match="part of the shape"):
+        query.first(value=None)
+
+
+def _of_user(newest_first, *, user_id, revoked_after):
+    rows = RefreshToken.objects.filter(user_id=user_id, created__gt=revoked_after).annotate(
+        client=F("application__name")
+    )
+    return rows.order_by("-created" if newest_first else "created")[:5]
+
+
+OF_USER = CompiledQuery(_of_user)
+EPOCH = timezone.now() - timedelta(days=365)
+
+
+def test_rows_are_what_the_queryset_gives_for_each_shape_and_values(user):
+    other_user = UserFactory()
+    app = make_client()
+    mine = [_refresh_token(user, app, f"srt_rows_{i}") for i in range(3)]
+    _refresh_token(other_user, app, "srt_rows_other")
+    since = timezone.now() - timedelta(hours=1)
+    for newest_first in (True, False):
+        for owner in (user, other_user):
+            expected = list(_of_user(newest_first, user_id=owner.pk, revoked_after=since))
+            found = OF_USER.rows(newest_first, user_id=owner.pk, revoked_after=since)
+            assert [row.pk for row in found] == [row.pk for row in expected]
+            assert [row.client for row in found] == [app.name] * len(expected)  # annotations set, as the ORM sets them
+    assert {row.pk for row in OF_USER.rows(True, user_id=user.pk, revoked_after=since)} == {row.pk for row in mine}
+    assert OF_USER.rows(True, user_id=user.pk, revoked_after=timezone.now() + timedelta(hours=1)) == []
+
+
+def test_values_rows_are_dicts_as_values_gives_them(user):
+    app = make_client()
+    stored = _refresh_token(user, app, "srt_values")
+    query = CompiledQuery(lambda pk: RefreshToken.objects.filter(pk=pk).values("id", "created", "resource")[:1])
+    assert query.first(pk=stored.pk) == RefreshToken.objects.filter(pk=stored.pk).values("id", "created", "resource")[0]
+
+
+def _calls_to_compile(query, calls) -> int:
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as as_sql:
+        for shape, values in calls:
+            query.rows(*shape, **values)
+        return as_sql.call_count
+
+
+def test_a_shape_is_compiled_once_whatever_its_values(user):
+    by_user = CompiledQuery(lambda newest_first, user_id: _of_user(newest_first, user_id=user_id, revoked_after=EPOCH))
+    # Once with the values, once more with the one value changed.
+    assert _calls_to_compile(by_user, [((True,), {"user_id": pk}) for pk in ("usr_1", "usr_2", user.pk)]) == 2
+    assert _calls_to_compile(by_user, [((True,), {"user_id": "usr_4"})]) == 0
+    assert _calls_to_compile(by_user, [((False,), {"user_id": "usr_4"})]) == 2  # another shape
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="SQLite receives dates as strings Django prepares")
+def test_dates_are_parameters_as_they_are_on_postgresql(user):
+    since = timezone.now()
+    calls = [((True,), {"user_id": user.pk, "revoked_after": since - timedelta(days=n)}) for n in range(3)]
+    assert _calls_to_compile(CompiledQuery(_of_user), calls) == 3
 
 
 def _comparable(obj) -> dict:

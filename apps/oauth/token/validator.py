@@ -134,7 +134,7 @@ class Validator(OAuth2Validator):
     # -- authorization code -------------------------------------------------
 
     def validate_code(self, client_id, code, client, request, *args, **kwargs):
-        grant = CODE_BY_DIGEST.first(digest(code))
+        grant = CODE_BY_DIGEST.first(code_digest=digest(code))
         if grant is None or not _issued_to(grant.application, client):
             return False
         if grant.used_at is not None:
@@ -170,7 +170,7 @@ class Validator(OAuth2Validator):
     # -- refresh token ------------------------------------------------------
 
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
-        refresh = REFRESH_TOKEN_BY_DIGEST.first(digest(refresh_token))
+        refresh = REFRESH_TOKEN_BY_DIGEST.first(token_digest=digest(refresh_token))
         if refresh is None:
             return False
         # Reuse is judged before the client and before the family budget: a rotated

@@ -1,0 +1,22 @@
+"""Counting Django's SQL compilations: a compiled-once statement (apps/core/sql.py) is compiled by none
+of the requests after its first."""
+
+from contextlib import contextmanager
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
+
+# SQLite receives dates as strings Django prepares: a statement with a date among its values (a
+# cursor's position) runs through the ORM there, compiled every time, as Django would run it.
+DATES_ARE_PARAMETERS = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite's dates are prepared by Django, so compiled each time"
+)
+
+
+@contextmanager
+def compilations():
+    """The number of SQL compilations inside the block, as ``counted.call_count``."""
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as counted:
+        yield counted

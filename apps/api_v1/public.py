@@ -15,7 +15,7 @@ from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF
-from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, cursor_parameters, parse_limit
+from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, Listing, cursor_parameters, parse_limit
 from .permissions import HasScope, has_scope
 from .versions import CURRENT_VERSION, VERSIONS
 
@@ -32,6 +32,7 @@ __all__ = [
     "HasScope",
     "IdCursorPagination",
     "IdempotentMixin",
+    "Listing",
     "ResourceApi",
     "ResourceListApi",
     "SessionOnlyMixin",

@@ -82,10 +82,9 @@ class BalanceTransactionListApi(ResourceListApi):
         kind = request.query_params.get("type")
         if kind is not None and kind not in TransactionType.values:
             raise ApiError("invalid_request", f"type must be one of {', '.join(TransactionType.values)}.", param="type")
-        rows = selectors.balance_transaction_list(principal=request.auth, type=kind)
-        # Any of the caller's rows in this mode marks a position, also one the type filter leaves out.
-        self.cursor_queryset = selectors.balance_transaction_list(principal=request.auth)
-        return self.list(rows, BalanceTransactionSerializer)
+        return self.list(
+            selectors.balance_transaction_list(principal=request.auth, type=kind), BalanceTransactionSerializer
+        )
 
 
 class BalanceTransactionDetailApi(ResourceApi):

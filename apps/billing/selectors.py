@@ -9,6 +9,8 @@ import re
 from django.conf import settings
 from django.db.models import QuerySet
 
+from apps.api_v1.public import Listing
+
 from .models import TXN_PREFIX, Balance, BalanceTransaction
 
 # Checked before any query: a malformed id never reaches the database.
@@ -22,14 +24,24 @@ def balance_get(*, principal) -> Balance:
     return found or Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
 
 
-def balance_transaction_list(*, principal, type: str | None = None) -> QuerySet[BalanceTransaction]:
-    """The caller's ledger rows in the caller's mode, optionally of one type; the list view pages them."""
-    rows = BalanceTransaction.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
-    return rows if type is None else rows.filter(type=type)
+def _ledger(livemode: bool, of_type: bool, *, user_id, type: str | None = None) -> QuerySet[BalanceTransaction]:
+    # livemode is shape, not a value: Django writes "WHERE livemode" or "WHERE NOT livemode".
+    rows = BalanceTransaction.objects.filter(user_id=user_id, livemode=livemode)
+    return rows.filter(type=type) if of_type else rows
+
+
+def balance_transaction_list(*, principal, type: str | None = None) -> Listing:
+    """The caller's ledger rows in the caller's mode, optionally of one type; the list view pages them.
+
+    Any of the caller's rows in this mode marks a position, also one the type filter leaves out.
+    """
+    mode, account = principal.livemode, {"user_id": principal.user.pk}
+    every = Listing(_ledger, (mode, False), account)
+    return every if type is None else Listing(_ledger, (mode, True), {**account, "type": type}, cursors=every)
 
 
 def balance_transaction_get(*, principal, transaction_id: str) -> BalanceTransaction | None:
     """One of the caller's rows in the caller's mode; None for a malformed id, another account's or mode's."""
     if not isinstance(transaction_id, str) or not TXN_ID.fullmatch(transaction_id):
         return None
-    return balance_transaction_list(principal=principal).filter(pk=transaction_id).first()
+    return balance_transaction_list(principal=principal).queryset().filter(pk=transaction_id).first()

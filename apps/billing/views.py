@@ -26,7 +26,7 @@ def billing_page(request):
     # The same selectors as the API, for the account's live mode.
     principal = Principal(kind="session", user=request.user, credential_id="session", livemode=True)
     balance = selectors.balance_get(principal=principal)
-    rows = list(selectors.balance_transaction_list(principal=principal)[:RECENT])
+    rows = list(selectors.balance_transaction_list(principal=principal).queryset().order_by("-created", "-id")[:RECENT])
     return render(
         request,
         "settings/billing.html",

@@ -133,8 +133,6 @@ class CallListApi(ResourceListApi):
             transcripts="transcript" in expand,
             contact_names="contact" in expand,
         )
-        # Any of the caller's calls marks a position, also one the filters leave out.
-        self.cursor_queryset = selectors.calls_of(request.auth)
         return self.list(calls, CallSerializer, context={"now": timezone.now(), "expand": expand})
 
 

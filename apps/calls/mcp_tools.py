@@ -76,7 +76,7 @@ def list_calls(*, principal, arguments) -> dict:
         page = paginator.paginate_queryset(
             calls,
             SimpleNamespace(query_params=params, path="/v1/calls"),
-            view=SimpleNamespace(cursor_id_prefix=CALL_PREFIX, cursor_queryset=selectors.calls_of(principal)),
+            view=SimpleNamespace(cursor_id_prefix=CALL_PREFIX),
         )
     except ApiError:
         raise ToolFailure(

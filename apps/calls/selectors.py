@@ -17,6 +17,7 @@ from django.apps import apps as django_apps
 from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
 
 from apps.accounts.selectors import sharing_get
+from apps.api_v1.public import Listing
 
 from .models import CALL_PREFIX, Call, Transcript
 
@@ -33,7 +34,12 @@ def is_call_id(value) -> bool:
 
 def calls_of(principal) -> QuerySet[Call]:
     """The principal's calls in the principal's mode: the base of every read below."""
-    return Call.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+    return _calls(principal.livemode, user_id=principal.user.pk)
+
+
+def _calls(livemode: bool, *, user_id) -> QuerySet[Call]:
+    # livemode is shape, not a value: Django writes "WHERE livemode" or "WHERE NOT livemode".
+    return Call.objects.filter(user_id=user_id, livemode=livemode)
 
 
 def contact_name_expression():
@@ -64,6 +70,25 @@ def _with_references(queryset: QuerySet[Call], *, transcripts: bool, contact_nam
     return queryset
 
 
+def _listed(
+    livemode: bool,
+    by_direction: bool,
+    by_status: bool,
+    transcripts: bool,
+    contact_names: bool,
+    *,
+    user_id,
+    direction: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Call]:
+    queryset = _calls(livemode, user_id=user_id)
+    if by_direction:
+        queryset = queryset.filter(direction=direction)
+    if by_status:
+        queryset = queryset.filter(status=status)
+    return _with_references(queryset, transcripts=transcripts, contact_names=contact_names)
+
+
 def call_list(
     *,
     principal,
@@ -71,14 +96,16 @@ def call_list(
     status: str | None = None,
     transcripts: bool = False,
     contact_names: bool = False,
-) -> QuerySet[Call]:
-    """The principal's calls, filtered; the list view pages them newest first (an index serves each filter)."""
-    queryset = calls_of(principal)
-    if direction is not None:
-        queryset = queryset.filter(direction=direction)
-    if status is not None:
-        queryset = queryset.filter(status=status)
-    return _with_references(queryset, transcripts=transcripts, contact_names=contact_names)
+) -> Listing:
+    """The principal's calls, filtered; the list pages them newest first (an index serves each filter).
+
+    Any of the caller's calls marks a position, also one the filters leave out.
+    """
+    account = {"user_id": principal.user.pk}
+    filters = {name: value for name, value in (("direction", direction), ("status", status)) if value is not None}
+    shape = (principal.livemode, direction is not None, status is not None, transcripts, contact_names)
+    every = Listing(_calls, (principal.livemode,), account)
+    return Listing(_listed, shape, {**account, **filters}, cursors=every)
 
 
 def call_get(*, principal, call_id: str, transcripts: bool = False, contact_names: bool = False) -> Call | None:

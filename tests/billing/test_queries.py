@@ -9,6 +9,7 @@ from apps.ratelimit import conf
 from tests.billing.factories import ledger
 from tests.ratelimit.redis_server import redis_store_or_skip
 from tests.support.factories import make_api_key
+from tests.support.sql import DATES_ARE_PARAMETERS, compilations
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,25 @@ def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, p
 def test_no_ledger_yet_costs_one_statement(cached_secret, django_assert_num_queries):
     with django_assert_num_queries(1):
         assert get("/v1/balance", cached_secret).json()["amount"] == 0
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ({}, {"limit": 10}),
+        ({"type": "call"}, {"type": "refund"}),
+        pytest.param({"starting_after": 5}, {"starting_after": 7}, marks=DATES_ARE_PARAMETERS),
+        pytest.param(
+            {"ending_before": 5, "type": "call"}, {"ending_before": 9, "type": "top_up"}, marks=DATES_ARE_PARAMETERS
+        ),
+    ],
+)
+def test_a_page_of_the_same_shape_compiles_no_sql_again(rows, cached_secret, first, again):
+    def query(params):
+        return {k: (rows[v].id if k in ("starting_after", "ending_before") else v) for k, v in params.items()}
+
+    assert get("/v1/balance_transactions", cached_secret, **query(first)).status_code == 200
+    with compilations() as compiled:
+        response = get("/v1/balance_transactions", cached_secret, **query(again))
+    assert response.status_code == 200, response.content
+    assert compiled.call_count == 0

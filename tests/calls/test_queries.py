@@ -13,6 +13,7 @@ from apps.ratelimit import conf
 from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
 from tests.ratelimit.redis_server import redis_store_or_skip
 from tests.support.factories import make_api_key
+from tests.support.sql import DATES_ARE_PARAMETERS, compilations
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +91,27 @@ def test_the_page_itself_is_one_statement(secret, calls, django_assert_num_queri
     # Both expansions: the switch, then the page with the transcript and the contact name in it.
     with django_assert_num_queries(2):
         assert get(secret, "/v1/calls", {"limit": 100, "expand[]": ["transcript", "contact"]}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ({}, {"limit": 10}),
+        ({"direction": "outbound", "expand[]": ["contact"]}, {"direction": "inbound", "expand[]": ["contact"]}),
+        pytest.param({"starting_after": 3}, {"starting_after": 5}, marks=DATES_ARE_PARAMETERS),
+        pytest.param(
+            {"ending_before": 3, "status": "completed"},
+            {"ending_before": 6, "status": "failed"},
+            marks=DATES_ARE_PARAMETERS,
+        ),
+    ],
+)
+def test_a_page_of_the_same_shape_compiles_no_sql_again(secret, calls, first, again):
+    def params(given):
+        return {k: (calls[v].id if k in ("starting_after", "ending_before") else v) for k, v in given.items()}
+
+    assert get(secret, "/v1/calls", params(first)).status_code == 200
+    with compilations() as compiled:
+        response = get(secret, "/v1/calls", params(again))
+    assert response.status_code == 200, response.content
+    assert compiled.call_count == 0

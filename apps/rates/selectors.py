@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 import phonenumbers
-from django.db.models import Max, Min
+from django.db.models import Max, Min, QuerySet
 
 from apps.core.errors import ApiError
+from apps.core.sql import CompiledQuery
 
 from .countries import Ambiguous, country_name, country_resolve
 from .models import PREFIX_MAX_DIGITS, Rate
@@ -58,8 +59,16 @@ def rate_for_number(number: str) -> Rate | None:
     digits = "".join(c for c in number if c.isdigit())[:PREFIX_MAX_DIGITS]
     if not digits:
         return None
-    candidates = [digits[:n] for n in range(1, len(digits) + 1)]
-    return Rate.objects.filter(prefix__in=candidates).order_by("-prefix").first()
+    return LONGEST_PREFIX.first(len(digits), **{f"digits_{n}": digits[:n] for n in range(1, len(digits) + 1)})
+
+
+def _longest_prefix(count: int, **prefixes) -> QuerySet[Rate]:
+    candidates = [prefixes[f"digits_{n}"] for n in range(1, count + 1)]
+    return Rate.objects.filter(prefix__in=candidates).order_by("-prefix")[:1]
+
+
+# Compiled once per number length (apps/core/sql.py): building the IN list cost more than running it.
+LONGEST_PREFIX = CompiledQuery(_longest_prefix)
 
 
 def rate_country_range(*, country: str) -> dict | None:

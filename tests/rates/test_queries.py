@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.ratelimit import conf
 from tests.ratelimit.redis_server import redis_store_or_skip
 from tests.support.factories import make_api_key
+from tests.support.sql import compilations
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,11 @@ def test_a_number_is_one_indexed_statement_without_like(deck, cached_secret):
     assert len(captured.captured_queries) == 1
     sql = captured.captured_queries[0]["sql"].upper()
     assert " IN (" in sql and "LIKE" not in sql and "LIMIT 1" in sql
+
+
+def test_a_number_of_the_same_length_compiles_no_sql_again(deck, cached_secret):
+    assert get("+4915112345678", cached_secret).status_code == 200
+    with compilations() as compiled:
+        response = get("+4915198765432", cached_secret)
+    assert response.status_code == 200, response.content
+    assert compiled.call_count == 0

@@ -3,9 +3,10 @@
 import re
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
 from apps.core.errors import ApiError
+from apps.core.sql import CompiledQuery
 
 from . import search
 from .models import CONTACT_ID_PREFIX, Contact, ContactPhoneNumber, ContactSearchTerm
@@ -23,18 +24,69 @@ def _account(principal) -> QuerySet[Contact]:
     return Contact.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
 
 
+NUMBERS_IN_ORDER = Prefetch("phone_numbers", queryset=ContactPhoneNumber.objects.order_by("position", "id"))
+
+
 def _with_numbers(contacts: QuerySet[Contact]) -> QuerySet[Contact]:
-    return contacts.prefetch_related(
-        Prefetch("phone_numbers", queryset=ContactPhoneNumber.objects.order_by("position", "id"))
+    return contacts.prefetch_related(NUMBERS_IN_ORDER)
+
+
+def _after(sort_name, last_id, key: str) -> Q:
+    return Q(sort_name__gt=sort_name) | Q(sort_name=sort_name, **{f"{key}__gt": last_id})
+
+
+def _before(sort_name, last_id, key: str) -> Q:
+    return Q(sort_name__lt=sort_name) | Q(sort_name=sort_name, **{f"{key}__lt": last_id})
+
+
+def _page(
+    livemode: bool,
+    kind: str | None,
+    word_count: int,
+    travel: str,
+    limit: int,
+    *,
+    user_id,
+    sort_name: str | None = None,
+    last_id: str | None = None,
+    **words,
+) -> QuerySet[Contact]:
+    """Up to ``limit`` of an account's contacts in name order, those ``words`` find when ``kind`` is
+    given (longest first: ``word_0``, ``word_1``...), from a position (``travel``: "first", or
+    "after"/"before" the contact ``sort_name``, ``last_id``; before: nearest first, so descending).
+
+    ``livemode``, the kind, the word count, the direction and the limit are its shape (they change
+    the SQL); the account, the words and the position are values (apps/core/sql.py). Each word
+    reaches the SQL as given (``Value``): PostgreSQL escapes it and still plans a range of the
+    prefix index.
+    """
+    contacts = Contact.objects.filter(user_id=user_id, livemode=livemode)
+    order = ("-sort_name", "-id") if travel == "before" else ("sort_name", "id")
+    if kind is None:
+        if travel == "after":
+            contacts = contacts.filter(_after(sort_name, last_id, "id"))
+        elif travel == "before":
+            contacts = contacts.filter(_before(sort_name, last_id, "id"))
+        return contacts.order_by(*order)[:limit]
+    matches = ContactSearchTerm.objects.filter(
+        user_id=user_id, livemode=livemode, kind=kind, term__startswith=Value(words["word_0"])
     )
+    for n in range(1, word_count):
+        # Every word must start a word of the name (not necessarily another word).
+        same_contact = ContactSearchTerm.objects.filter(
+            contact_id=OuterRef("contact_id"), kind=kind, term__startswith=Value(words[f"word_{n}"])
+        )
+        matches = matches.filter(Exists(same_contact))
+    if travel == "after":
+        matches = matches.filter(_after(sort_name, last_id, "contact_id"))
+    elif travel == "before":
+        matches = matches.filter(_before(sort_name, last_id, "contact_id"))
+    term_order = ("-sort_name", "-contact_id") if travel == "before" else ("sort_name", "contact_id")
+    page_ids = matches.order_by(*term_order).values("contact_id").distinct()[:limit]
+    return contacts.filter(id__in=page_ids).order_by(*order)
 
 
-def _after(cursor: dict, key: str) -> Q:
-    return Q(sort_name__gt=cursor["sort_name"]) | Q(sort_name=cursor["sort_name"], **{f"{key}__gt": cursor["id"]})
-
-
-def _before(cursor: dict, key: str) -> Q:
-    return Q(sort_name__lt=cursor["sort_name"]) | Q(sort_name=cursor["sort_name"], **{f"{key}__lt": cursor["id"]})
+PAGE = CompiledQuery(_page)
 
 
 @dataclass(frozen=True)
@@ -52,44 +104,54 @@ class ContactList:
     query: search.Query | None = None
     nothing: bool = False  # a query with nothing searchable in it finds nothing
 
+    def _statement(self, after: dict | None, before: dict | None, limit: int) -> tuple[tuple, dict]:
+        travel, position = ("after", after) if after is not None else ("before", before) if before else ("first", {})
+        values = {"user_id": self.principal.user.pk}
+        if position:
+            values |= {"sort_name": position["sort_name"], "last_id": position["id"]}
+        kind, words = None, []
+        if self.query is not None:
+            kind, words = self.query.kind, sorted(self.query.terms, key=len, reverse=True)
+            values |= {f"word_{n}": word for n, word in enumerate(words)}
+        return (self.principal.livemode, kind, len(words), travel, limit), values
+
     def queryset(self, *, after: dict | None = None, before: dict | None = None, limit: int) -> QuerySet[Contact]:
         """Up to ``limit`` contacts after ``after`` or before ``before`` (a contact's sort_name and
         id), in the direction of travel (before: nearest first, so descending)."""
-        contacts = _account(self.principal)
-        order = ("-sort_name", "-id") if before is not None else ("sort_name", "id")
         if self.nothing:
-            return contacts.none()
-        if self.query is None:
-            if after is not None:
-                contacts = contacts.filter(_after(after, "id"))
-            elif before is not None:
-                contacts = contacts.filter(_before(before, "id"))
-            return _with_numbers(contacts.order_by(*order)[:limit])
-        matches = self._matches()
-        if after is not None:
-            matches = matches.filter(_after(after, "contact_id"))
-        elif before is not None:
-            matches = matches.filter(_before(before, "contact_id"))
-        term_order = ("-sort_name", "-contact_id") if before is not None else ("sort_name", "contact_id")
-        page_ids = matches.order_by(*term_order).values("contact_id").distinct()[:limit]
-        return _with_numbers(contacts.filter(id__in=page_ids).order_by(*order))
+            return _account(self.principal).none()
+        shape, values = self._statement(after, before, limit)
+        return _with_numbers(_page(*shape, **values))
 
     def page(self, *, after: dict | None = None, before: dict | None = None, limit: int) -> list[Contact]:
-        return list(self.queryset(after=after, before=before, limit=limit))
+        if self.nothing:
+            return []
+        shape, values = self._statement(after, before, limit)
+        contacts = PAGE.rows(*shape, **values)
+        if contacts:
+            ids = {f"contact_{n}": contact.pk for n, contact in enumerate(contacts)}
+            by_contact = {contact.pk: [] for contact in contacts}
+            for phone in PHONE_NUMBERS.rows(len(ids), **ids):
+                by_contact[phone.contact_id].append(phone)
+            for contact in contacts:
+                attach_phone_numbers(contact, by_contact[contact.pk])
+        return contacts
 
-    def _matches(self) -> QuerySet[ContactSearchTerm]:
-        user_id, livemode = self.principal.user.pk, self.principal.livemode
-        kind, words = self.query.kind, sorted(self.query.terms, key=len, reverse=True)
-        matches = ContactSearchTerm.objects.filter(
-            user_id=user_id, livemode=livemode, kind=kind, term__startswith=words[0]
-        )
-        for word in words[1:]:
-            # Every word must start a word of the name (not necessarily another word).
-            same_contact = ContactSearchTerm.objects.filter(
-                contact_id=OuterRef("contact_id"), kind=kind, term__startswith=word
-            )
-            matches = matches.filter(Exists(same_contact))
-        return matches
+
+def _phone_numbers(count: int, **ids) -> QuerySet[ContactPhoneNumber]:
+    return NUMBERS_IN_ORDER.queryset.filter(contact_id__in=[ids[f"contact_{n}"] for n in range(count)])
+
+
+# A page's phone numbers, compiled once per page size: what prefetch_related reads, without its per-call work.
+PHONE_NUMBERS = CompiledQuery(_phone_numbers)
+
+
+def attach_phone_numbers(contact: Contact, phones: list[ContactPhoneNumber]) -> None:
+    """``contact.phone_numbers.all()`` gives ``phones`` without a query, as after prefetch_related."""
+    queryset = contact.phone_numbers.all()
+    queryset._result_cache = list(phones)
+    queryset._prefetch_done = True
+    contact._prefetched_objects_cache = {"phone_numbers": queryset}
 
 
 def contact_list(*, principal, query: str | None = None) -> ContactList:
@@ -124,4 +186,11 @@ def contact_for_cursor(*, principal, contact_id: str) -> dict | None:
     """The list position (sort key and id) of one of the caller's contacts, for a cursor."""
     if not is_contact_id(contact_id):
         return None
-    return _account(principal).filter(pk=contact_id).values("sort_name", "id").first()
+    return POSITION.first(principal.livemode, user_id=principal.user.pk, contact_id=contact_id)
+
+
+def _position(livemode: bool, *, user_id, contact_id: str) -> QuerySet[Contact]:
+    return Contact.objects.filter(user_id=user_id, livemode=livemode, pk=contact_id).values("sort_name", "id")[:1]
+
+
+POSITION = CompiledQuery(_position)

@@ -12,6 +12,7 @@ from apps.core.phones import country_of, parse_e164
 
 from . import search
 from .models import MAX_PHONE_NUMBERS, Contact, ContactPhoneNumber, ContactSearchTerm, PhoneLabel
+from .selectors import attach_phone_numbers
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,8 @@ def contacts_create(
         ContactPhoneNumber.objects.bulk_create(phones, batch_size=1000)
         ContactSearchTerm.objects.bulk_create(terms, batch_size=2000)
     for contact, contact_phones in built:
-        contact._prefetched_objects_cache = {"phone_numbers": _cached(contact, contact_phones)}
+        attach_phone_numbers(contact, contact_phones)
     return [contact for contact, _ in built]
-
-
-def _cached(contact, phones):
-    queryset = contact.phone_numbers.all()
-    queryset._result_cache = list(phones)
-    queryset._prefetch_done = True
-    return queryset
 
 
 def contact_create(

@@ -9,6 +9,7 @@ from apps.ratelimit import conf
 from tests.ratelimit.redis_server import redis_store_or_skip
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.sql import compilations
 
 from .factories import make_contact, make_contacts
 
@@ -78,3 +79,27 @@ def test_the_tool_costs_two_statements(contacts, user, settings, django_assert_n
     with django_assert_num_queries(2):  # the page of matches, their numbers
         response = mcp.request("tools/call", call)
     assert len(response.json()["result"]["structuredContent"]["contacts"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ({}, {"limit": 10}),
+        ({"query": "ana"}, {"query": "jos"}),
+        ({"query": "jose alv"}, {"query": "ana 01"}),  # one contact found each time
+        ({"query": "+1 415"}, {"query": "+34 612"}),
+        # The phone numbers' statement is compiled per page size: both pages are full.
+        ({"starting_after": 3, "limit": 2}, {"starting_after": 5, "limit": 2}),
+        ({"ending_before": 5, "query": "ana", "limit": 2}, {"ending_before": 8, "query": "an", "limit": 2}),
+    ],
+)
+def test_a_page_of_the_same_shape_compiles_no_sql_again(contacts, cached_secret, first, again):
+    def query(given):
+        return {k: (contacts[v].id if k in ("starting_after", "ending_before") else v) for k, v in given.items()}
+
+    assert get("/v1/contacts", cached_secret, **query(first)).status_code == 200
+    with compilations() as compiled:
+        response = get("/v1/contacts", cached_secret, **query(again))
+    assert response.status_code == 200, response.content
+    assert response.json()["data"]
+    assert compiled.call_count == 0

@@ -18,6 +18,8 @@ from jsonschema.validators import validator_for
 
 from apps.core.inputs import find_in_json
 
+from .schema_precheck import Check, compile_precheck
+
 logger = logging.getLogger(__name__)
 
 PREFIX = "svc_"
@@ -105,20 +107,24 @@ def tools_list() -> list[types.Tool]:
     return [spec.as_tool() for spec in sorted(TOOLS.values(), key=lambda s: s.name)]
 
 
-_validators: dict[int, tuple[dict, Any]] = {}
+_validators: dict[int, tuple[dict, Any, Check | None]] = {}
 
 
-def _validator(schema: dict):
+def _compiled(schema: dict) -> tuple[dict, Any, Check | None]:
     # Compiled once per schema object (a tool's schemas live as long as the process);
     # compiling, or even serialising the schema to key a cache, costs more than validating.
     known = _validators.get(id(schema))
     if known is None or known[0] is not schema:
-        known = _validators[id(schema)] = (schema, validator_for(schema)(schema))
-    return known[1]
+        known = _validators[id(schema)] = (schema, validator_for(schema)(schema), compile_precheck(schema))
+    return known
 
 
 def schema_errors(schema: dict, instance: Any) -> list:
-    return sorted(_validator(schema).iter_errors(instance), key=str)
+    _, validator, precheck = _compiled(schema)
+    if precheck is not None and precheck(instance):
+        # The compiled check passes only what jsonschema would pass; its walk costs ten times more.
+        return []
+    return sorted(validator.iter_errors(instance), key=str)
 
 
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:

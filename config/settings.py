@@ -178,6 +178,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check that needs no round trip (apps/core/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "apps.core.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

@@ -34,10 +34,11 @@ CALL_ID_INPUT = {
 
 def _call_item(call, data: dict, names: bool) -> dict:
     """The REST object (``data``) with the contact's name and money for display."""
+    amount = data["amount"]
     return {
         **data,
         "contact_name": getattr(call, "contact_name", None) if names else None,
-        "amount_display": display(data["amount"], data["currency"]) if data["amount"] is not None else None,
+        "amount_display": spoken.amount_display(amount, data["currency"]) if amount is not None else None,
     }
 
 

@@ -1,0 +1,162 @@
+"""The per-process caches and shortcuts behind /mcp tool calls change no byte of any answer.
+
+Each is compared with the function it stands for over a table of inputs, and whole
+tools/call responses are compared cold, warm, and with every cache and the compiled
+schema check switched off.
+"""
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from apps.calls import spoken
+from apps.core.money import display
+from apps.mcp_bridge import registry
+from apps.ratelimit.testing import clear_budgets
+from tests.calls.factories import CallFactory, make_contact, unanswered_call
+from tests.support.mcp import HANDSHAKE, MODERN, McpClient
+
+NUMBERS = [
+    "+4915112345678",
+    "+14155550100",
+    "+442071838750",
+    "+33612345678",
+    "+81312345678",
+    "+61412345678",
+    "+8613812345678",
+    "+5511912345678",
+    "+12",
+    "+999123456",
+    "4915112345678",
+    "",
+    "+",
+    "not a number",
+    "+49 1511 2345678",
+]
+AMOUNTS = [
+    (9, "usd"),
+    (Decimal("9"), "usd"),
+    (Decimal("9.000"), "usd"),
+    (9.0, "usd"),
+    (True, "usd"),
+    (0, "usd"),
+    (1, "usd"),
+    (123456789, "usd"),
+    (-250, "usd"),
+    (Decimal("4.5"), "usd"),
+    (Decimal("4.50"), "usd"),
+    (Decimal("0.035"), "usd"),
+    (9, "jpy"),
+    (9, "kwd"),
+    (9, "eur"),
+    (9, "USD"),
+]
+
+
+def test_number_is_phonenumbers_formatting_cold_and_warm():
+    spoken.number.cache_clear()
+    for _ in range(2):
+        assert [spoken.number(each) for each in NUMBERS] == [spoken.number.__wrapped__(each) for each in NUMBERS]
+
+
+def test_amount_display_is_display_cold_and_warm():
+    spoken.amount_display.cache_clear()
+    for _ in range(2):
+        assert [spoken.amount_display(*each) for each in AMOUNTS] == [display(*each) for each in AMOUNTS]
+
+
+def strftime_when(unix: int, now: datetime) -> str:
+    moment = datetime.fromtimestamp(unix, tz=UTC)
+    day = f"{moment.day} {moment:%B}" + (f" {moment.year}" if moment.year != now.year else "")
+    return f"{day} at {moment:%H:%M} UTC"
+
+
+def test_when_is_strftimes_sentence():
+    now = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
+    start = datetime(2024, 12, 30, tzinfo=UTC)
+    # Every month of three years, every hour and a spread of minutes.
+    moments = [start + timedelta(days=day, hours=day % 24, minutes=day * 7 % 60) for day in range(0, 1100, 3)]
+    moments += [datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 12, 31, 23, 59, 59, tzinfo=UTC)]
+    for moment in moments:
+        unix = int(moment.timestamp())
+        assert spoken.when(unix, now) == strftime_when(unix, now)
+
+
+def uncached(monkeypatch):
+    """Every cache and the compiled schema check bypassed: the code paths as they were without them."""
+    monkeypatch.setattr(spoken, "number", spoken.number.__wrapped__)
+    monkeypatch.setattr(spoken, "amount_display", display)
+    monkeypatch.setattr(registry, "compile_precheck", lambda schema: None)
+    monkeypatch.setattr(registry, "_validators", {})
+
+
+# A fresh id each request, and the window's end in Unix seconds (which a pass may straddle).
+PER_REQUEST_HEADERS = {"request-id", "x-ratelimit-reset"}
+
+
+def answer(mcp, name, arguments, version):
+    params = {"name": name, "arguments": arguments}
+    if version == MODERN:
+        response = mcp.modern("tools/call", params)
+    else:
+        response = mcp.request("tools/call", params, version=version)
+    headers = {name: value for name, value in response.items() if name.lower() not in PER_REQUEST_HEADERS}
+    return response.status_code, headers, response.content
+
+
+@pytest.fixture
+def calls_of_every_kind(user):
+    contact = make_contact(user, "Ana  Lopez\nJr")
+    CallFactory(user=user, contact_id=contact.id)
+    CallFactory(user=user, direction="inbound", from_number="+442071838750", to_number="+14155550100")
+    CallFactory(user=user, duration=3725, to_number="+81312345678", currency="jpy")
+    CallFactory(user=user, created=timezone.now() - timedelta(days=400), to_number="+12")
+    unanswered_call("busy", user=user)
+    unanswered_call("no_answer", user=user, direction="inbound", from_number="+33612345678")
+    unanswered_call("ringing", user=user)
+    return [CallFactory(user=user, to_number=f"+4915112345{n:03d}", duration=n * 17) for n in range(6)]
+
+
+def tool_calls(calls) -> list[tuple[str, dict]]:
+    arguments = [
+        {},
+        {"limit": 10},
+        {"limit": 3, "direction": "inbound"},
+        {"starting_after": calls[2].id},
+        {"limit": 11},
+        {"direction": "sideways"},
+        {"starting_after": "call_nope"},
+    ]
+    messages = [("svc_list_calls", each) for each in arguments]
+    messages += [("svc_get_call", {"call_id": call.id}) for call in calls[:2]]
+    return [*messages, ("svc_whoami", {}), ("svc_whoami", {"extra": 1}), ("svc_get_call", {})]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("version", [HANDSHAKE, "2025-03-26", MODERN])
+def test_tool_calls_answer_the_same_bytes_cold_warm_and_uncached(
+    tokens, user, calls_of_every_kind, monkeypatch, version
+):
+    token = tokens.issue(user, scopes=frozenset({"calls:read", "contacts:read"}))
+    messages = tool_calls(calls_of_every_kind)
+
+    def answers():
+        clear_budgets()  # the same rate-limit headers each pass
+        mcp = McpClient(token)  # request ids from 1 again
+        return [answer(mcp, name, arguments, version) for name, arguments in messages]
+
+    spoken.number.cache_clear()
+    spoken.amount_display.cache_clear()
+    cold, warm = answers(), answers()
+    with monkeypatch.context() as patched:
+        uncached(patched)
+        reference = answers()
+    assert cold == warm == reference
+    # The table reaches the tools' results, their failures and the argument errors.
+    bodies = b"".join(content for _, _, content in reference)
+    assert b'"isError": false' in bodies
+    assert b'"isError": true' in bodies
+    assert b"Invalid arguments for svc_list_calls" in bodies
+    assert b"Ana Lopez Jr" in bodies

@@ -105,7 +105,9 @@ def handle(*, body: bytes, headers: Mapping[str, str], raw_headers: Iterable[tup
         wire = shape(request.method, result_version, result)
     except RpcError as exc:
         return error_reply(request.id, exc.code, exc.message, exc.data, modern=modern)
-    return Reply(200, types.JSONRPCResponse(jsonrpc="2.0", id=request.id, result=wire).model_dump(mode="json"))
+    # JSONRPCResponse(...).model_dump(mode="json") gives this same dict: the id was validated as
+    # the response's own id type, and wire is already the serialiser's JSON dump.
+    return Reply(200, {"jsonrpc": "2.0", "id": request.id, "result": wire})
 
 
 def acknowledge(decoded: dict, header_version: str | None, *, modern: bool) -> Reply:
@@ -126,8 +128,8 @@ def modern_verdict(decoded: dict, headers: Mapping[str, str], raw_headers: Itera
     return classify_inbound_request(decoded, headers=headers)
 
 
-def dispatch(method: str, version: str, params: dict | None, principal) -> tuple[str, Any]:
-    """Parse with the SDK's per-version surface and run the method; returns (version to shape at, result)."""
+def dispatch(method: str, version: str, params: dict | None, principal) -> tuple[str, dict]:
+    """Parse with the SDK's per-version surface and run the method; returns (version to shape at, dumped result)."""
     try:
         parsed = methods.parse_client_request(method, version, params)
     except KeyError:
@@ -151,23 +153,23 @@ def on_initialize(params: types.InitializeRequestParams, version: str, principal
     result = types.InitializeResult(
         protocol_version=negotiated, capabilities=capabilities(), server_info=server_info(), instructions=INSTRUCTIONS
     )
-    return negotiated, result
+    return negotiated, dumped(result)
 
 
 def on_ping(params, version: str, principal):
-    return version, types.EmptyResult()
+    return version, dumped(types.EmptyResult())
 
 
 def on_discover(params, version: str, principal):
     result = types.DiscoverResult(
         supported_versions=list(MODERN_PROTOCOL_VERSIONS), capabilities=capabilities(), instructions=INSTRUCTIONS
     )
-    return version, result
+    return version, dumped(result)
 
 
 def on_tools_list(params, version: str, principal):
     # The list is per credential once tools are scoped, so it is never cached across tokens.
-    return version, types.ListToolsResult(tools=registry.tools_list(), cache_scope="private", ttl_ms=0)
+    return version, dumped(types.ListToolsResult(tools=registry.tools_list(), cache_scope="private", ttl_ms=0))
 
 
 def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
@@ -190,10 +192,13 @@ HANDLERS = {
 }
 
 
-def shape(method: str, version: str, result: types.Result) -> dict:
-    """The SDK's version-aware serialiser, plus the 2026 envelope fields it leaves to the server."""
-    dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-    wire = methods.serialize_server_result(method, version, dumped)
+def dumped(result: types.Result) -> dict:
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def shape(method: str, version: str, result: dict) -> dict:
+    """The SDK's version-aware serialiser over a dumped result, plus the 2026 envelope fields it leaves us."""
+    wire = methods.serialize_server_result(method, version, result)
     if version in MODERN_PROTOCOL_VERSIONS:
         wire.setdefault("resultType", "complete")
         meta = wire.get("_meta") or {}

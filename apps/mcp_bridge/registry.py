@@ -142,8 +142,12 @@ def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
         raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: {first.message[:200]}")
 
 
-def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> types.CallToolResult:
-    """Run ``spec`` for ``principal``; arguments were checked by ``check_arguments``."""
+def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
+    """Run ``spec`` for ``principal``; arguments were checked by ``check_arguments``.
+
+    Returns the ``CallToolResult`` as its by-alias JSON dump, which ``protocol.shape`` gives
+    the SDK's serialiser for the negotiated version.
+    """
     try:
         structured = spec.handler(principal=principal, arguments=arguments)
     except ToolFailure as failure:
@@ -156,11 +160,26 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> types.
         # A result that breaks its own outputSchema would be rejected by the client anyway.
         logger.error("MCP tool %s returned content that does not match its outputSchema", spec.name)
         return failure_result(UNAVAILABLE)
-    return types.CallToolResult(
-        content=[types.TextContent(text=json.dumps(structured, ensure_ascii=False))],
-        structured_content=structured,
-    )
+    return structured_result(structured)
 
 
-def failure_result(message: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+# What CallToolResult(...).model_dump(by_alias=True, mode="json", exclude_none=True) gives, written out:
+# the SDK's serialiser validates and dumps the result again for the version, so building the
+# model first only walked the content twice more for the same dict.
+def structured_result(structured: dict) -> dict:
+    text = json.dumps(structured, ensure_ascii=False)
+    if type(structured) is not dict or not all(isinstance(key, str) for key in structured):
+        # The model's dump turns such keys into strings; the serialiser alone would refuse them.
+        content = [types.TextContent(text=text)]
+        model = types.CallToolResult(content=content, structured_content=structured)
+        return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": False,
+        "resultType": "complete",
+    }
+
+
+def failure_result(message: str) -> dict:
+    return {"content": [{"type": "text", "text": message}], "isError": True, "resultType": "complete"}

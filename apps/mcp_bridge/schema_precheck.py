@@ -32,23 +32,17 @@ def _is_int(value) -> bool:
 
 def _is_integer(value) -> bool:
     # Draft 6 and later count 1.0 as an integer.
-    return _is_int(value) or (isinstance(value, float) and value.is_integer())
+    return type(value) is int or _is_int(value) or (isinstance(value, float) and value.is_integer())
 
 
 def _is_number(value) -> bool:
     return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
-# jsonschema's own type checker, predicate by predicate (jsonschema/_types.py).
-TYPE_TESTS: dict[str, Check] = {
-    "object": lambda value: isinstance(value, dict),
-    "array": lambda value: isinstance(value, list),
-    "string": lambda value: isinstance(value, str),
-    "integer": _is_integer,
-    "number": _is_number,
-    "boolean": lambda value: isinstance(value, bool),
-    "null": lambda value: value is None,
-}
+# jsonschema's own type checker (jsonschema/_types.py): these types by isinstance alone,
+# integer and number by their predicates (a bool is neither).
+TYPE_CLASSES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+TYPE_PREDICATES: dict[str, Check] = {"integer": _is_integer, "number": _is_number}
 
 
 def compile_precheck(schema: Any) -> Check | None:
@@ -87,13 +81,15 @@ def _node(schema: Any) -> Check:
 
 def _type(schema: dict) -> Check:
     names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-    try:
-        tests = tuple(TYPE_TESTS[name] for name in names)
-    except (KeyError, TypeError):
-        raise UnsupportedSchema(f"type {schema['type']!r}") from None
-    if len(tests) == 1:
-        return tests[0]
-    return lambda value: any(test(value) for test in tests)
+    if not all(isinstance(name, str) and name in TYPE_CLASSES.keys() | TYPE_PREDICATES.keys() for name in names):
+        raise UnsupportedSchema(f"type {schema['type']!r}")
+    classes = tuple(TYPE_CLASSES[name] for name in names if name in TYPE_CLASSES)
+    predicates = tuple(TYPE_PREDICATES[name] for name in names if name in TYPE_PREDICATES)
+    if not predicates:
+        return lambda value: isinstance(value, classes)
+    if not classes and len(predicates) == 1:
+        return predicates[0]
+    return lambda value: isinstance(value, classes) or any(test(value) for test in predicates)
 
 
 def _enum(schema: dict) -> Check:

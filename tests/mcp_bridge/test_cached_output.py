@@ -5,15 +5,21 @@ tools/call responses are compared cold, warm, and with every cache and the compi
 schema check switched off.
 """
 
+import json
+import math
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from enum import StrEnum
 
+import mcp_types as types
 import pytest
 from django.utils import timezone
+from mcp_types import methods
 
 from apps.calls import spoken
 from apps.core.money import display
-from apps.mcp_bridge import registry
+from apps.mcp_bridge import protocol, registry
 from apps.ratelimit.testing import clear_budgets
 from tests.calls.factories import CallFactory, make_contact, unanswered_call
 from tests.support.mcp import HANDSHAKE, MODERN, McpClient
@@ -160,3 +166,63 @@ def test_tool_calls_answer_the_same_bytes_cold_warm_and_uncached(
     assert b'"isError": true' in bodies
     assert b"Invalid arguments for svc_list_calls" in bodies
     assert b"Ana Lopez Jr" in bodies
+
+
+class Colour(StrEnum):
+    RED = "red"
+
+
+CALL_VERSIONS = sorted(version for method, version in methods.SERVER_RESULTS if method == "tools/call")
+STRUCTURED = [
+    {},
+    {"email": "ada@example.com", "display_name": "", "spoken": "You are connected as ada@example.com."},
+    {"calls": [{"id": "call_1", "amount": None, "created": 1700000000}], "has_more": True, "spoken": "Ünïcödé ✓"},
+    {"nested": {"deep": [1, 2.5, -0.0, None, True, "\u2028"]}, "big": 12345678901234567890123},
+    {"tuple": (1, 2), "inf": math.inf, "nan": math.nan},
+    {"colour": Colour.RED, "lone": "\ud800"},
+    {1: "a key that is not a string"},
+    {True: 1, None: 2, 1.5: 3},
+    {Colour.RED: "a key of a str subclass", "nested": {1: {2: (3,)}}},
+    OrderedDict(a=1),
+    {"decimal": Decimal("4.50")},
+    {"when": datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)},
+]
+
+
+def model_result(structured: dict) -> types.CallToolResult:
+    text = json.dumps(structured, ensure_ascii=False)
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+
+
+@pytest.mark.parametrize("structured", STRUCTURED[:4], ids=range(4))
+def test_structured_result_is_the_models_dump(structured):
+    assert registry.structured_result(structured) == protocol.dumped(model_result(structured))
+
+
+def test_failure_result_is_the_models_dump():
+    model = types.CallToolResult(content=[types.TextContent(text=registry.UNAVAILABLE)], is_error=True)
+    assert registry.failure_result(registry.UNAVAILABLE) == protocol.dumped(model)
+
+
+@pytest.mark.parametrize("version", CALL_VERSIONS)
+@pytest.mark.parametrize("structured", STRUCTURED, ids=range(len(STRUCTURED)))
+def test_each_version_shapes_the_written_out_result_as_the_model(version, structured):
+    def outcome(build):
+        try:
+            return json.dumps(protocol.shape("tools/call", version, build(structured)))
+        except (TypeError, ValueError) as error:  # json.dumps' TypeError, pydantic's ValidationError
+            return type(error)
+
+    from_model = outcome(lambda content: protocol.dumped(model_result(content)))
+    assert outcome(registry.structured_result) == from_model
+
+
+@pytest.mark.parametrize("raw_id", ["1", "-5", '"abc"', '"\\ud800"', "12345678901234567890123", '""'])
+def test_the_response_envelope_is_the_models_dump(raw_id):
+    body = json.loads(f'{{"jsonrpc": "2.0", "id": {raw_id}, "method": "ping"}}')
+    request = types.JSONRPCRequest.model_validate(body)
+    wire = protocol.shape("tools/call", HANDSHAKE, registry.structured_result(STRUCTURED[2]))
+    model = types.JSONRPCResponse(jsonrpc="2.0", id=request.id, result=wire).model_dump(mode="json")
+    written_out = {"jsonrpc": "2.0", "id": request.id, "result": wire}
+    assert json.dumps(written_out) == json.dumps(model)
+    assert written_out == model

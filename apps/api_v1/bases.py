@@ -4,15 +4,28 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .fastpath import resource_view
 from .pagination import IdCursorPagination
 from .permissions import HasScope
 
 
 class ResourceApi(APIView):
-    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any)."""
+    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any).
+
+    ``as_view()`` puts the fast path for plain bearer GETs (apps/api_v1/fastpath.py) in front
+    of DRF's request cycle; ``drf_view()`` is the DRF view alone.
+    """
 
     permission_classes = [IsAuthenticated, HasScope]
     http_method_names = ["get", "head", "options"]
+
+    @classmethod
+    def drf_view(cls, **initkwargs):
+        return super().as_view(**initkwargs)
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        return resource_view(cls, cls.drf_view(**initkwargs))
 
 
 class ResourceListApi(ResourceApi):

@@ -1,9 +1,9 @@
-"""GET /v1/me answers alike on its fast path and through MeView's DRF cycle (apps/api_v1/views.me_view).
+"""GET /v1/me answers alike on its fast path and through MeApi's DRF cycle (apps/accounts/apis.me_view).
 
 The fast path takes the request nearly every client sends (GET, a bearer,
-JSON or anything accepted, no query string). A query string the view ignores
-sends the same request through DRF, so each case below is asked both ways and
-the answers compared: status, body and every header but the per-request ones.
+JSON or anything accepted); each case below is asked both ways, the fast path
+turned off for the second, and the answers compared: status, body and every
+header but the per-request ones (tests/support/fast_path.py).
 """
 
 from datetime import date, timedelta
@@ -16,30 +16,19 @@ from django.utils import timezone
 
 from apps.api_v1 import versions
 from apps.apikeys.services import apikey_revoke
+from tests.support import fast_path
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.oauth import MCP, issue, make_client
 
 pytestmark = pytest.mark.django_db
 
-PER_REQUEST = {"request-id", "ratelimit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"}
 
-
-def answer(secret=None, *, via_drf: bool, remote="127.0.0.1", **headers):
-    if secret is not None:
-        headers["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
-    response = Client(REMOTE_ADDR=remote).get("/v1/me" + ("?via=drf" if via_drf else ""), **headers)
-    body = response.json()
-    if "error" in body:
-        body["error"].pop("request_id")
-    kept = {name.lower(): value for name, value in response.items() if name.lower() not in PER_REQUEST}
-    return response.status_code, body, kept
+def answer(secret=None, *, via_drf: bool, **headers):
+    return fast_path.answer("/v1/me", secret, via_drf=via_drf, **headers)
 
 
 def alike(secret=None, **headers):
-    fast = answer(secret, via_drf=False, **headers)
-    drf = answer(secret, via_drf=True, **headers)
-    assert fast == drf
-    return fast
+    return fast_path.alike("/v1/me", secret, **headers)
 
 
 def test_api_key():

@@ -18,6 +18,8 @@ from django.utils import timezone
 from mcp_types import methods
 
 from apps.calls import spoken
+from apps.calls.models import Call
+from apps.calls.serializers import CallSerializer
 from apps.core.money import display
 from apps.mcp_bridge import protocol, registry
 from apps.ratelimit.testing import clear_budgets
@@ -226,3 +228,13 @@ def test_the_response_envelope_is_the_models_dump(raw_id):
     written_out = {"jsonrpc": "2.0", "id": request.id, "result": wire}
     assert json.dumps(written_out) == json.dumps(model)
     assert written_out == model
+
+
+@pytest.mark.django_db
+def test_one_call_serializer_per_page_gives_what_many_true_gives(calls_of_every_kind):
+    page = list(Call.objects.order_by("-created", "-id"))
+    now = timezone.now()
+    serializer = CallSerializer(context={"now": now})
+    assert [serializer.to_representation(call) for call in page] == CallSerializer(
+        page, many=True, context={"now": now}
+    ).data

@@ -39,7 +39,7 @@ from bench.statements import environ  # noqa: E402
 
 def fixture() -> dict:
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT body FROM {FIXTURE_TABLE} WHERE name = 'fixture'")  # noqa: S608
+        cursor.execute(f"SELECT body FROM {FIXTURE_TABLE} WHERE name = 'fixture'")
         (body,) = cursor.fetchone()
     return json.loads(body)
 
@@ -83,10 +83,14 @@ def main() -> int:
             if profile:
                 profile.disable()
             costs.append(time.process_time() - started)
-        print(f"{key:10s} {statistics.median(costs) * 1e3:6.3f} ms  (p90 {sorted(costs)[len(costs) * 9 // 10] * 1e3:.3f})")
+        print(
+            f"{key:10s} {statistics.median(costs) * 1e3:6.3f} ms  (p90 {sorted(costs)[len(costs) * 9 // 10] * 1e3:.3f})"
+        )
         if profile:
             out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(args.top)
+            pstats.Stats(profile, stream=out).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(
+                args.top
+            )
             print(out.getvalue())
     return 0
 

@@ -79,10 +79,11 @@ BOUNDS = {
     ),
     "phase2": (
         "The pages (rates, ledger, calls, contacts): each is one or two indexed statements on a cached "
-        "credential, so the database is not the bound; the worker's CPU is. In-process, Django's ORM "
-        "building and compiling each statement and the rows' instantiation cost more than the rest of "
-        "the request (bench/NOTES.md has the profile); the token endpoint avoids the same cost with "
-        "statements compiled once per process (apps/core/sql.py)."
+        "credential, compiled once per process (apps/core/sql.py) and answered on the /v1 fast path, so "
+        "neither the database nor the ORM's compiling is the bound; the worker's CPU for the rest is: "
+        "making the rows' model instances and parsing their timestamps (Django's Python loader), the "
+        "serializer and the JSON, and each statement's round trip, on two cores shared with wrk, Redis "
+        "and PostgreSQL (bench/NOTES.md has the in-process profile)."
     ),
     "tokens": (
         "The token endpoint: an exchange is CPU-bound on two cores: the worker's Python (oauthlib's "
@@ -216,7 +217,8 @@ def render(run: Run) -> str:
         rows += [
             "",
             "Statements: what the database connection sent per exchange (libpq's protocol trace, "
-            "BEGIN, COMMIT and Django's connection health check included), median of "
+            "BEGIN, COMMIT and any connection health check included: stock Django sends SELECT 1, the "
+            "service's backend only when the idle socket has something to read), median of "
             f"{run.args.statement_samples} exchanges replayed in-process on each server's own settings; "
             "in brackets, those through Django's cursor (CaptureQueriesContext, which counts BEGIN and "
             "COMMIT but not the health check).",

@@ -17,7 +17,7 @@ There is no session state, so every request is answered on its own.
 """
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,8 +70,8 @@ def is_modern(header_version: str | None) -> bool:
     return header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS
 
 
-def handle(*, body: bytes, headers: Mapping[str, str], raw_headers: Iterable[tuple[str, str]], principal) -> Reply:
-    """Answer one POST body. ``headers`` are keyed by lowercase name."""
+def handle(*, body: bytes, headers: Mapping[str, str], principal) -> Reply:
+    """Answer one POST body. ``headers`` answer lookups by any case of a name (Django's ``request.headers``)."""
     header_version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
     modern = is_modern(header_version)
     try:
@@ -93,7 +93,7 @@ def handle(*, body: bytes, headers: Mapping[str, str], raw_headers: Iterable[tup
         )
 
     if modern:
-        verdict = modern_verdict(decoded, headers, raw_headers)
+        verdict = modern_verdict(decoded, headers)
         if isinstance(verdict, InboundLadderRejection):
             return error_reply(request.id, verdict.code, verdict.message, verdict.data, modern=True)
         version = verdict.protocol_version
@@ -121,11 +121,12 @@ def acknowledge(decoded: dict, header_version: str | None, *, modern: bool) -> R
     return Reply(202)
 
 
-def modern_verdict(decoded: dict, headers: Mapping[str, str], raw_headers: Iterable[tuple[str, str]]):
-    duplicated = find_duplicated_routing_header(raw_headers)
+def modern_verdict(decoded: dict, headers: Mapping[str, str]):
+    duplicated = find_duplicated_routing_header(headers.items())
     if duplicated is not None:
         return InboundLadderRejection(code=types.HEADER_MISMATCH, message=f"{duplicated} header appears more than once")
-    return classify_inbound_request(decoded, headers=headers)
+    # The SDK's ladder wants names in lowercase; only this era reads more than the version header.
+    return classify_inbound_request(decoded, headers={name.lower(): value for name, value in headers.items()})
 
 
 def dispatch(method: str, version: str, params: dict | None, principal) -> tuple[str, dict]:

@@ -43,12 +43,7 @@ def serve(request):
     # The reads budget (docs/spec.md 8.1) is applied with the credential lookup: one store round trip.
     principal = principal_for_request(request)
     check_media_types(request)
-    reply = protocol.handle(
-        body=read_body(request),
-        headers={name.lower(): value for name, value in request.headers.items()},
-        raw_headers=request.headers.items(),
-        principal=principal,
-    )
+    reply = protocol.handle(body=read_body(request), headers=request.headers, principal=principal)
     if reply.body is None:
         return HttpResponse(status=reply.status)
     return JsonResponse(reply.body, status=reply.status)

@@ -6,9 +6,11 @@ worker CPU, more than the rest of the protocol layer. A tool's schema is a
 constant, so it is compiled here once into plain closures that apply each
 keyword exactly as jsonschema's Draft 2020-12 keywords do.
 
-The check only ever answers "no errors". Any other answer, and any schema with
-a keyword outside this subset (``compile_precheck`` returns None), goes to
-jsonschema, whose errors are what callers see. The instance is never changed.
+True means jsonschema would find no error, and is then taken as its answer.
+False only means the check does not vouch for the instance: that instance, and
+every instance of a schema with a keyword outside this subset
+(``compile_precheck`` returns None), goes to jsonschema, whose errors are what
+callers see. The instance is never changed.
 """
 
 import numbers

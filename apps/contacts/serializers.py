@@ -9,6 +9,14 @@ from rest_framework import serializers
 from apps.core.timefmt import unix_seconds
 
 from .models import Contact, PhoneLabel
+from .selectors import LISTED_NUMBERS
+
+
+def listed_phone_numbers(contact: Contact):
+    """The contact's numbers in its order: the list a selector read with it, else (a contact just
+    written by the services) its prefetched numbers."""
+    listed = getattr(contact, LISTED_NUMBERS, None)
+    return listed if listed is not None else contact.phone_numbers.all()
 
 
 class ContactPhoneNumberSerializer(serializers.Serializer):
@@ -34,7 +42,7 @@ class ContactSerializer(serializers.Serializer):
             "name": contact.name,
             "phone_numbers": [
                 {"number": phone.number, "label": phone.label, "country": phone.country or None}
-                for phone in contact.phone_numbers.all()
+                for phone in listed_phone_numbers(contact)
             ],
             "created": unix_seconds(contact.created),
             "livemode": contact.livemode,

@@ -15,6 +15,22 @@ DATES_ARE_PARAMETERS = pytest.mark.skipif(
 )
 
 
+def with_cursors(params: dict, rows: list) -> dict:
+    """A list's query with each cursor given as an index into ``rows``, made that row's id."""
+    return {k: (rows[v].id if k in ("starting_after", "ending_before") else v) for k, v in params.items()}
+
+
+def second_answer_compiles_nothing(ask, first, again):
+    """``ask(first)``, then ``ask(again)`` (another request of the same shape), which must send
+    statements compiled by the first: no SQL compiled. Returns the second response."""
+    assert ask(first).status_code == 200
+    with compilations() as compiled:
+        response = ask(again)
+    assert response.status_code == 200, response.content
+    assert compiled.call_count == 0
+    return response
+
+
 @contextmanager
 def compilations():
     """The number of SQL compilations inside the block, as ``counted.call_count``."""

@@ -16,10 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent, EventType
-from apps.oauth.models import AccessToken, RefreshToken
+from apps.oauth.models import AccessToken, Grant, RefreshToken
 from apps.oauth.token import issuing
 from apps.oauth.tokens import new_access_token, new_refresh_token
-from tests.support.oauth import V1, make_client, refresh, tokens_for
+from tests.support.oauth import V1, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
 
 pytestmark = pytest.mark.django_db
 
@@ -139,6 +139,32 @@ def test_a_refresh_writes_in_one_statement(user):
     assert writes[0].startswith('WITH retired AS (UPDATE "oauth_refreshtoken"')
     for table in ("oauth_accesstoken", "oauth_refreshtoken", "audit_auditevent"):
         assert f'INSERT INTO "{table}"' in writes[0]
+
+
+@on_postgresql
+def test_a_code_exchange_writes_in_one_statement(user):
+    app = make_client()
+    verifier, challenge = pkce()
+    code = get_code(signed_in(user), app, challenge)
+    with CaptureQueriesContext(connection) as ctx:
+        assert exchange(Client(), app, code, verifier).status_code == 200
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith(("UPDATE", "INSERT", "WITH"))]
+    writes = [sql for sql in writes if '"oauth_application"' not in sql.split(" SET ")[0]]  # once-a-minute stamp
+    assert len(writes) == 1, writes
+    assert writes[0].startswith('WITH redeemed AS (UPDATE "oauth_grant"')
+    for table in ("oauth_accesstoken", "oauth_refreshtoken"):
+        assert f'INSERT INTO "{table}"' in writes[0]
+
+
+def test_an_exchanged_code_is_used_and_cannot_be_exchanged_again(user):
+    app = make_client()
+    verifier, challenge = pkce()
+    code = get_code(signed_in(user), app, challenge)
+    assert exchange(Client(), app, code, verifier).status_code == 200
+    (grant,) = Grant.objects.filter(application=app)
+    assert grant.used_at is not None
+    again = exchange(Client(), app, code, verifier)
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
 
 
 @on_postgresql

@@ -26,14 +26,14 @@ def _show(ctx):
     return "\n".join(q["sql"][:160] for q in ctx.captured_queries)
 
 
-def test_code_exchange_in_at_most_6_statements_on_postgresql_7_elsewhere(user, app):
+def test_code_exchange_in_at_most_5_statements_on_postgresql_7_elsewhere(user, app):
     verifier, challenge = pkce()
     code = get_code(signed_in(user), app, challenge)
     client = Client()
     with CaptureQueriesContext(connection) as ctx:
         response = exchange(client, app, code, verifier)
     assert response.status_code == 200
-    assert len(ctx.captured_queries) <= (6 if connection.vendor == "postgresql" else 7), _show(ctx)
+    assert len(ctx.captured_queries) <= (5 if connection.vendor == "postgresql" else 7), _show(ctx)
 
 
 def test_refresh_in_at_most_4_statements_on_postgresql_7_elsewhere(user, app):

@@ -165,6 +165,10 @@ class Validator(OAuth2Validator):
         return True
 
     def invalidate_authorization_code(self, client_id, code, request, *args, **kwargs):
+        # oauthlib asks after save_bearer_token, which marked the code used with the tokens it
+        # wrote (issuing.tokens_issue); a code is never left usable by a request that got this far.
+        if getattr(request, "code_redeemed", False):
+            return
         Grant.objects.filter(pk=request.grant.pk).update(used_at=timezone.now())
 
     # -- refresh token ------------------------------------------------------
@@ -231,6 +235,8 @@ class Validator(OAuth2Validator):
             now=now,
             family_expires=family_expires,
             previous=previous,
+            redeemed=None if previous is not None else request.grant,
         )
+        request.code_redeemed = previous is None
         services.application_mark_used(application=request.client, now=now)
         request.token_family = family

@@ -135,7 +135,7 @@ LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
     "apps.core.middleware.DatabaseUnavailableMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    "apps.core.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.api_v1.middleware.ApiV1Middleware",
     # Inside ApiV1Middleware so 429/503 answers on /v1 still carry Service-Version.

@@ -1,8 +1,10 @@
+from corsheaders.middleware import CorsMiddleware as DjangoCorsHeadersMiddleware
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.db import InterfaceError, OperationalError
+from django.utils.cache import patch_vary_headers
 
 from .envelope import oauth_error_response, render
 from .ids import new_id
@@ -66,6 +68,22 @@ class DatabaseUnavailableMiddleware:
 
 def is_database_outage(exception) -> bool:
     return isinstance(exception, (OperationalError, InterfaceError))
+
+
+class CorsMiddleware(DjangoCorsHeadersMiddleware):
+    """django-cors-headers' middleware, answering a request that sends no Origin without building
+    ``request.headers``: for such a request it only adds ``Vary: origin`` where CORS applies, which
+    cost it about 11 us of a 340 us GET /v1/me (every API client but a browser sends no Origin)."""
+
+    def add_response_headers(self, request, response):
+        if "HTTP_ORIGIN" in request.META:
+            return super().add_response_headers(request, response)
+        enabled = getattr(request, "_cors_enabled", None)
+        if enabled is None:
+            enabled = self.is_enabled(request)
+        if enabled:
+            patch_vary_headers(response, ("origin",))
+        return response
 
 
 # --- Browser state, only where a browser can be the caller --------------------------

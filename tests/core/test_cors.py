@@ -10,7 +10,11 @@ answering any origin (DESIGN: CORS on /v1, /oauth/token, ... for any origin).
 import json
 
 import pytest
-from django.test import Client
+from corsheaders.middleware import CorsMiddleware as StockCorsMiddleware
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+
+from apps.core.middleware import CorsMiddleware
 
 from tests.support.oauth import MCP, make_client, tokens_for
 
@@ -95,3 +99,21 @@ def test_other_machine_paths_still_answer_any_origin(path):
     response = preflight(path, EVIL)
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.parametrize("path", ["/v1/me", "/v1/balance", "/mcp", "/oauth/token", "/", "/docs", "/admin/login/"])
+@pytest.mark.parametrize("origin", [None, "https://app.example", EVIL, ""])
+@pytest.mark.parametrize("method", ["get", "post", "options"])
+def test_the_service_middleware_answers_as_django_cors_headers_does(path, origin, method):
+    """apps.core.middleware.CorsMiddleware skips request.headers when no Origin is sent; every header
+    it leaves on a response is what django-cors-headers' own middleware leaves."""
+    headers = {} if origin is None else {"Origin": origin}
+    if method == "options":
+        headers["Access-Control-Request-Method"] = "POST"
+    request = getattr(RequestFactory(), method)(path, headers=headers)
+
+    def answer(middleware_class):
+        response = middleware_class(lambda r: HttpResponse("ok"))(request)
+        return response.status_code, dict(response.items())
+
+    assert answer(CorsMiddleware) == answer(StockCorsMiddleware)

@@ -15,7 +15,6 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from apps.core.middleware import CorsMiddleware
-
 from tests.support.oauth import MCP, make_client, tokens_for
 
 pytestmark = pytest.mark.django_db

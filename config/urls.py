@@ -2,20 +2,22 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from apps.api_v1 import urls as v1_urls
 from apps.mcp_bridge.views import mcp_endpoint
 from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
-    # /v1: each resource app's routes, then the catch-all (apps/api_v1/urls.py).
-    path("", include("apps.api_v1.urls")),
+    # /v1: each resource app's routes, then the catch-all (apps/api_v1/urls.py); first, and not
+    # inside an include of its own, as the hottest paths: Django tries each pattern in turn.
+    *v1_urls.urlpatterns,
     # Exactly "mcp": no trailing-slash variant, so a POST is never redirected.
     path("mcp", mcp_endpoint, name="mcp"),
+    # /oauth/authorize|token|revoke|consent and /api/oauth/transactions/*.
+    path("", include("apps.oauth.urls")),
     # Well-known discovery documents and POST /oauth/register (exact paths, no trailing slash).
     path("", include("apps.oauth.discovery")),
     path("", include("apps.oauth.registration.urls")),
-    # /oauth/authorize|token|revoke|consent and /api/oauth/transactions/*.
-    path("", include("apps.oauth.urls")),
+    path("admin/", admin.site.urls),
     # /api/oauth/connections* and /settings/connected-apps*.
     path("", include("apps.oauth.connections.urls")),
     # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.

@@ -72,10 +72,11 @@ BOUNDS = {
         "PostgreSQL share two cores."
     ),
     "mcp": (
-        "/mcp: each call's arguments and result are validated against the tool's schemas (kept: the "
-        "result must match the advertised outputSchema), and each call is authenticated and "
-        "rate-limited; the SDK peer's whoami does none of that. svc_list_calls also formats each call's "
-        "amount (babel) and its spoken sentence (phonenumbers)."
+        "/mcp: each call is authenticated and rate-limited (the credential lookup's round trip) and "
+        "goes through Django's request cycle, the JSON-RPC parsing and the SDK's per-version result "
+        "serialiser; the SDK peer's whoami authenticates and limits nothing. The schema checks are "
+        "compiled and cost a few microseconds. svc_list_calls also reads and serializes a page of calls "
+        "(the pages' bound below) and formats each amount and its spoken sentence."
     ),
     "phase2": (
         "The pages (rates, ledger, calls, contacts): each is one or two indexed statements on a cached "

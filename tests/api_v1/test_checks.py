@@ -44,3 +44,15 @@ def test_the_scope_check_refuses_a_view_that_declares_nothing():
     """Even past the system check, HasScope never treats a missing declaration as "any scope"."""
     with pytest.raises(TypeError):
         HasScope().has_permission(None, Undeclared())
+
+
+class ResourceWithoutScope(ResourceApi):
+    def get(self, request):
+        return Response({})
+
+
+def test_a_resource_view_without_required_scope_is_wired_and_named():
+    # as_view() does not fail on it (the fast path is left out), so the check can name it.
+    errors = undeclared_scope_errors([path("v1/", include([path("noscope", ResourceWithoutScope.as_view())]))])
+    assert [e.id for e in errors] == ["api_v1.E001"]
+    assert "ResourceWithoutScope" in errors[0].msg

@@ -87,6 +87,8 @@ _COMPILED: dict[Callable, tuple[CompiledQuery, CompiledQuery]] = {}
 def _compiled(build: Callable) -> tuple[CompiledQuery, CompiledQuery]:
     found = _COMPILED.get(build)
     if found is None:
+        if "<" in build.__qualname__:  # a lambda or a function made per call: one entry each, unbounded
+            raise TypeError(f"Listing.build must be a module-level function, not {build.__qualname__}")
 
         def page(shape, travel, limit, *, cursor_created=None, cursor_id=None, **values):
             return _page(build(*shape, **values), travel, limit, cursor_created, cursor_id)

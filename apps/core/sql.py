@@ -15,6 +15,7 @@ field API, never from strings kept by hand beside the models.
 """
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -81,8 +82,13 @@ class CompiledQuery:
     every time, as Django would.
     """
 
-    def __init__(self, build):
+    # Shapes kept per thread, least recently used dropped first: a shape can follow from a
+    # request (a page size, a number of search words), so what is kept must stay bounded.
+    MAX_SHAPES = 128
+
+    def __init__(self, build, *, max_shapes: int = MAX_SHAPES):
         self._build = build
+        self._max_shapes = max_shapes
         self._local = threading.local()
 
     def rows(self, *shape, using: str = DEFAULT_DB_ALIAS, **values) -> list:
@@ -129,11 +135,15 @@ class CompiledQuery:
         return obj
 
     def _compiled(self, using: str, shape: tuple, values: dict):
-        cache = self._local.__dict__.setdefault("compiled", {})
+        cache = self._local.__dict__.setdefault("compiled", OrderedDict())
         key = (using, shape, tuple(sorted(values)))
         compiled = cache.get(key)
         if compiled is None:
             compiled = cache[key] = self._compile(using, shape, values)
+            if len(cache) > self._max_shapes:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
         return compiled
 
     def _sql(self, using: str, shape: tuple, values: dict):

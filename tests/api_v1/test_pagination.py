@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
-from apps.api_v1.pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, parse_limit
+from apps.api_v1.pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, Listing, parse_limit
 from apps.apikeys.models import ApiKey
 from apps.core.errors import ApiError
 from apps.core.ids import digest, new_secret
@@ -87,3 +87,43 @@ def test_cursor_must_carry_the_views_prefix(keys):
     with pytest.raises(ApiError) as exc:
         page(queryset, ending_before=newest_first[0].removeprefix("key_"))
     assert (exc.value.code, exc.value.param) == ("invalid_cursor", "ending_before")
+
+
+def _keys_of(user_id, *, name=None):
+    keys = ApiKey.objects.filter(user_id=user_id)
+    return keys if name is None else keys.filter(name=name)
+
+
+def test_a_listing_pages_as_its_queryset_does(keys):
+    queryset, newest_first = keys
+    listing = Listing(_keys_of, (), {"user_id": queryset.first().user_id})
+    for query in (
+        {"limit": "2"},
+        {"limit": "2", "starting_after": newest_first[1]},
+        {"limit": "2", "starting_after": newest_first[3]},
+        {"limit": "2", "ending_before": newest_first[4]},
+        {"limit": "2", "ending_before": newest_first[2]},
+        {},
+    ):
+        by_listing, listed = page(listing, **query)
+        by_queryset, queried = page(queryset, **query)
+        assert by_listing == by_queryset and listed.has_more == queried.has_more, query
+
+
+def test_a_filtered_listing_takes_its_cursors_from_its_cursors(keys):
+    queryset, newest_first = keys
+    user_id = queryset.first().user_id
+    every = Listing(_keys_of, (), {"user_id": user_id})
+    only_one = Listing(_keys_of, (), {"user_id": user_id, "name": "4"}, cursors=every)
+    # The newest key is named "4": after the second newest, the one-key list has nothing.
+    assert page(only_one, starting_after=newest_first[1])[0] == []
+    assert page(only_one, ending_before=newest_first[1])[0] == [newest_first[0]]
+    with pytest.raises(ApiError) as exc:
+        page(Listing(_keys_of, (), {"user_id": user_id, "name": "4"}), starting_after=newest_first[1])
+    assert (exc.value.code, exc.value.param) == ("invalid_cursor", "starting_after")
+
+
+def test_a_listing_built_by_a_lambda_is_refused(keys):
+    queryset, _ = keys
+    with pytest.raises(TypeError, match="module-level"):
+        page(Listing(lambda: queryset, (), {}))

@@ -284,3 +284,14 @@ def test_a_row_update_takes_plain_values_of_columns_only():
 
     with pytest.raises(ValueError, match="plain values"):
         update_row_statement(RefreshToken, 1, connection, revoked=F("created"))
+
+
+def test_the_shapes_kept_are_bounded(user):
+    # A shape may follow from a request (a page size): a caller cycling through them must not grow
+    # the process without bound. The least recently used shape is dropped and compiled again if asked.
+    by_size = CompiledQuery(lambda size, user_id: RefreshToken.objects.filter(user_id=user_id)[:size], max_shapes=4)
+    for size in range(1, 10):
+        assert by_size.rows(size, user_id=user.pk) == []
+    assert len(by_size._local.compiled) == 4
+    assert _calls_to_compile(by_size, [((9,), {"user_id": user.pk})]) == 0  # kept
+    assert _calls_to_compile(by_size, [((1,), {"user_id": user.pk})]) == 2  # dropped, compiled again

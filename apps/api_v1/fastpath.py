@@ -19,6 +19,7 @@ import functools
 
 from django.conf import settings
 from django.http import HttpResponse
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
@@ -27,9 +28,11 @@ from apps.credentials.header import bearer_from_header
 from apps.credentials.resolvers import resolve_bearer
 from apps.ratelimit import budgets
 
-from .authentication import RESOURCE_PATH
+from .authentication import RESOURCE_PATH, BearerAuthentication
 from .exceptions import exception_handler
 from .negotiation import FIRST_RENDERER_ACCEPTS
+from .permissions import HasScope
+from .throttling import BudgetThrottle
 from .versioning import version_for
 
 _json = JSONRenderer()
@@ -84,6 +87,7 @@ def _fast(view_class, drf_view, answer):
         response["Allow"] = allow
         return response
 
+    view.fast_path = True  # for tests and the curious: functools.wraps copied the DRF view's attributes
     return view
 
 
@@ -91,14 +95,25 @@ def _rendered(data, status: int = 200) -> HttpResponse:
     return HttpResponse(_json.render(data), status=status, content_type=_json.media_type)
 
 
+def _as_resource(view_class) -> bool:
+    """Whether the view authenticates, permits and limits as ResourceApi does: the fast path takes
+    those steps itself. Any other view (one for the dashboard's session, say) keeps DRF's cycle."""
+    return (
+        list(view_class.authentication_classes) == [BearerAuthentication]
+        and list(view_class.permission_classes) == [IsAuthenticated, HasScope]
+        and list(view_class.throttle_classes) == [BudgetThrottle]
+    )
+
+
 def resource_view(view_class, drf_view):
     """The fast path in front of a ResourceApi: its ``get`` handler, given a DRF request already
     authenticated (``request.auth`` is the principal, ``request.query_params`` the query).
 
     A view that declares no ``required_scope`` keeps DRF's view alone, whose HasScope refuses
-    it (and the system check api_v1.E001 names it).
+    it (and the system check api_v1.E001 names it), as does one with other authentication,
+    permission or throttle classes.
     """
-    if not hasattr(view_class, "required_scope") or not hasattr(view_class, "get"):
+    if not hasattr(view_class, "required_scope") or not hasattr(view_class, "get") or not _as_resource(view_class):
         return drf_view
 
     def answer(request, principal, args, kwargs):

@@ -12,6 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from apps.accounts.models import SharingSettings
 from apps.api_v1.bases import ResourceApi
 from apps.apikeys.services import apikey_revoke
+from apps.credentials.session import SessionOnlyMixin
 from tests.billing.factories import ledger
 from tests.calls.factories import CallFactory, TranscriptFactory
 from tests.contacts.factories import make_contact
@@ -97,9 +98,9 @@ def requests(ids: dict) -> list[str]:
     ]
 
 
-def resource_routes() -> set[str]:
-    """The URL patterns of every ResourceApi under /v1, as written in the URL list."""
-    found = set()
+def _resource_patterns() -> list[URLPattern]:
+    """Every ResourceApi's URL pattern, with the route as written in the URL list."""
+    found = []
 
     def walk(patterns, prefix):
         for entry in patterns:
@@ -108,10 +109,15 @@ def resource_routes() -> set[str]:
             elif isinstance(entry, URLPattern):
                 view_class = getattr(entry.callback, "view_class", None)
                 if view_class is not None and issubclass(view_class, ResourceApi):
-                    found.add(prefix + str(entry.pattern))
+                    entry.route = prefix + str(entry.pattern)
+                    found.append(entry)
 
     walk(get_resolver().url_patterns, "/")
     return found
+
+
+def resource_routes() -> set[str]:
+    return {entry.route for entry in _resource_patterns()}
 
 
 def test_the_table_asks_every_resource_route(account):
@@ -171,3 +177,25 @@ def test_requests_the_fast_path_leaves_to_drf(account):
         "/v1/balance?format=json", secret, via_drf=True
     )
     assert answer("/v1/balance", secret, via_drf=False, HTTP_ACCEPT="text/html")[0] == 406
+
+
+def test_every_resource_route_has_the_fast_path_in_front():
+    for entry in _resource_patterns():
+        assert getattr(entry.callback, "fast_path", False), entry.route
+
+
+def test_a_view_that_authenticates_otherwise_keeps_drfs_cycle():
+    class SessionOnly(SessionOnlyMixin, ResourceApi):
+        required_scope = None
+
+        def get(self, request):
+            raise AssertionError("not reached in this test")
+
+    assert not getattr(SessionOnly.as_view(), "fast_path", False)
+    assert getattr(
+        ResourceApi.as_view.__func__(
+            type("Plain", (ResourceApi,), {"required_scope": None, "get": lambda self, request: None})
+        ),
+        "fast_path",
+        False,
+    )

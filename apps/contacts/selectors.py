@@ -92,6 +92,8 @@ def _page(
 
 
 PAGE = CompiledQuery(_page)
+# Searches of at most this many words have their page statements compiled once (most have one or two).
+COMPILED_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,10 @@ class ContactList:
         if self.nothing:
             return []
         shape, values = self._statement(after, before, limit)
-        contacts = PAGE.rows(*shape, **values)
+        # A query of many words is one subquery per word: compiled once it would be kept per word
+        # count and page size, which a caller can cycle through, so only short queries are kept.
+        compiled = shape[2] <= COMPILED_WORDS
+        contacts = PAGE.rows(*shape, **values) if compiled else list(_page(*shape, **values))
         if contacts:
             ids = {f"contact_{n}": contact.pk for n, contact in enumerate(contacts)}
             by_contact = {contact.pk: [] for contact in contacts}

@@ -25,18 +25,19 @@ from django.db.models.query import ModelIterable, ValuesIterable, get_related_po
 from django.db.transaction import TransactionManagementError
 
 
-def _another(value):
-    """A second value of ``value``'s type, to find where the first lands among the parameters."""
+def _stand_in(value, n: int):
+    """A value of ``value``'s type that no request sends, distinct for each ``n``: compiling with one
+    in place of every value shows where each value lands among the parameters."""
     if isinstance(value, bool):
-        return not value
+        raise TypeError("a flag has no stand-in distinct from another's: make it part of the shape")
     if isinstance(value, int):
-        return value + 1
+        return 2**62 + n
     if isinstance(value, str):
-        return value + "x"
+        return f"\x00compiled-query-value-{n}\x00"  # NUL never passes the input guard
     if isinstance(value, datetime):
-        return value + timedelta(microseconds=1)
+        return datetime(1, 1, 2, 0, 0, 0, n, tzinfo=value.tzinfo)
     if isinstance(value, date):
-        return value + timedelta(days=1)
+        return date(1, 1, 2) + timedelta(days=n)
     raise TypeError(f"cannot compile a parameter of type {type(value).__name__}: make it part of the shape")
 
 
@@ -75,9 +76,9 @@ class CompiledQuery:
     database and ``shape`` (hashable arguments that may change the SQL text: a
     filter present or not, a LIMIT), then each call sends it with its own
     ``values`` (keyword arguments that must reach the SQL as parameters, each
-    unchanged: ids, flags, dates). Where each value lands is found by compiling
-    once more with each value changed; a value that changes the SQL text is
-    refused (it belongs in the shape). A value the database prepares first (a
+    unchanged: ids, strings, dates; a flag belongs in the shape). Where each value
+    lands is found by compiling once more with a stand-in for every value; a value
+    that changes the SQL text is refused (it belongs in the shape). A value the database prepares first (a
     pattern built from it, SQLite's dates) makes that shape run through the ORM
     every time, as Django would.
     """
@@ -158,15 +159,22 @@ class CompiledQuery:
 
     def _compile(self, using: str, shape: tuple, values: dict):
         queryset, compiler, text, params = self._sql(using, shape, values)
-        places, prepared = {}, False
-        for name, value in values.items():
-            other = _another(value)
-            _, _, other_text, other_params = self._sql(using, shape, {**values, name: other})
-            if other_text != text or len(other_params) != len(params):
-                raise ValueError(f"{name} changes the SQL, not only its parameters: make it part of the shape")
-            changed = [i for i, (a, b) in enumerate(zip(params, other_params, strict=True)) if not _same(a, b)]
-            prepared = prepared or not all(_same(params[i], value) and _same(other_params[i], other) for i in changed)
-            places[name] = changed
+        # One more compilation, with a stand-in for every value, whatever their number: compiling
+        # once per value made a new shape of a many-word search cost seconds.
+        stand_ins = {name: _stand_in(value, n) for n, (name, value) in enumerate(values.items())}
+        _, _, other_text, other_params = self._sql(using, shape, stand_ins)
+        if other_text != text or len(other_params) != len(params):
+            names = ", ".join(values)
+            raise ValueError(f"one of {names} changes the SQL, not only its parameters: make it part of the shape")
+        places, prepared = {name: [] for name in values}, False
+        for index, (sent, stood) in enumerate(zip(params, other_params, strict=True)):
+            if _same(sent, stood):
+                continue
+            name = next((name for name, stand_in in stand_ins.items() if _same(stood, stand_in)), None)
+            if name is None or not _same(sent, values[name]):
+                prepared = True  # the database gets something made from the value, not the value
+                break
+            places[name].append(index)
         if prepared:
             return _NOT_COMPILED
         query = queryset.query

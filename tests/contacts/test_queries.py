@@ -9,7 +9,7 @@ from apps.ratelimit import conf
 from tests.ratelimit.redis_server import redis_store_or_skip
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
-from tests.support.sql import second_answer_compiles_nothing, with_cursors
+from tests.support.sql import compilations, second_answer_compiles_nothing, with_cursors
 
 from .factories import make_contact, make_contacts
 
@@ -98,3 +98,15 @@ def test_a_page_of_the_same_shape_compiles_no_sql_again(contacts, cached_secret,
         lambda params: get("/v1/contacts", cached_secret, **with_cursors(params, contacts)), first, again
     )
     assert response.json()["data"]
+
+
+def test_a_search_of_many_words_runs_through_the_orm(contacts, cached_secret):
+    # Compiled per word count and page size, a caller could cycle through shapes; past four words
+    # the page is built by the ORM each time.
+    words = "ana 0 1 2 3 4"
+    response = get("/v1/contacts", cached_secret, query=words)
+    assert response.status_code == 200
+    assert response.json()["data"] == []
+    with compilations() as compiled:
+        assert get("/v1/contacts", cached_secret, query="ana 01 a b c").status_code == 200
+    assert compiled.call_count >= 1

@@ -111,7 +111,7 @@ def test_a_locking_query_refuses_to_run_outside_a_transaction_every_time(user):
 def test_a_value_that_changes_the_sql_text_is_refused():
     # A slice bound is written into the SQL (LIMIT 2), not sent as a parameter: it belongs in the shape.
     query = CompiledQuery(lambda user_id, n: RefreshToken.objects.filter(user_id=user_id)[:n])
-    with pytest.raises(ValueError, match="n changes the SQL"):
+    with pytest.raises(ValueError, match="one of user_id, n changes the SQL"):
         query.rows(user_id="usr_1", n=2)
 
 
@@ -173,7 +173,7 @@ def _calls_to_compile(query, calls) -> int:
 
 def test_a_shape_is_compiled_once_whatever_its_values(user):
     by_user = CompiledQuery(lambda newest_first, user_id: _of_user(newest_first, user_id=user_id, revoked_after=EPOCH))
-    # Once with the values, once more with the one value changed.
+    # Once with the values, once more with a stand-in for each.
     assert _calls_to_compile(by_user, [((True,), {"user_id": pk}) for pk in ("usr_1", "usr_2", user.pk)]) == 2
     assert _calls_to_compile(by_user, [((True,), {"user_id": "usr_4"})]) == 0
     assert _calls_to_compile(by_user, [((False,), {"user_id": "usr_4"})]) == 2  # another shape
@@ -183,7 +183,7 @@ def test_a_shape_is_compiled_once_whatever_its_values(user):
 def test_dates_are_parameters_as_they_are_on_postgresql(user):
     since = timezone.now()
     calls = [((True,), {"user_id": user.pk, "revoked_after": since - timedelta(days=n)}) for n in range(3)]
-    assert _calls_to_compile(CompiledQuery(_of_user), calls) == 3
+    assert _calls_to_compile(CompiledQuery(_of_user), calls) == 2
 
 
 def _comparable(obj) -> dict:
@@ -295,3 +295,26 @@ def test_the_shapes_kept_are_bounded(user):
     assert len(by_size._local.compiled) == 4
     assert _calls_to_compile(by_size, [((9,), {"user_id": user.pk})]) == 0  # kept
     assert _calls_to_compile(by_size, [((1,), {"user_id": user.pk})]) == 2  # dropped, compiled again
+
+
+def test_a_shape_costs_two_compilations_however_many_values():
+    many = CompiledQuery(lambda count, **ids: RefreshToken.objects.filter(token_checksum__in=list(ids.values()))[:1])
+    ids = {f"id_{n}": f"{n:064d}" for n in range(40)}
+    assert _calls_to_compile(many, [((40,), ids)]) == 2
+
+
+def test_equal_values_keep_their_own_places(user):
+    # Two values that happen to be equal are still substituted each in its own place.
+    both = CompiledQuery(
+        lambda *, owner, checksum: RefreshToken.objects.filter(user_id=owner, token_checksum=checksum)[:1]
+    )
+    app = make_client()
+    stored = _refresh_token(user, app, "srt_equal_values")
+    assert both.first(owner=user.pk, checksum=stored.token_checksum).pk == stored.pk
+    assert both.first(owner=stored.token_checksum, checksum=user.pk) is None
+
+
+def test_a_flag_belongs_in_the_shape():
+    flagged = CompiledQuery(lambda revoked: RefreshToken.objects.filter(revoked__isnull=revoked)[:1])
+    with pytest.raises(TypeError, match="shape"):
+        flagged.first(revoked=True)

@@ -22,6 +22,7 @@ from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from apps.credentials.challenges import insufficient_scope
 from apps.credentials.header import bearer_from_header
@@ -102,7 +103,28 @@ def _as_resource(view_class) -> bool:
         list(view_class.authentication_classes) == [BearerAuthentication]
         and list(view_class.permission_classes) == [IsAuthenticated, HasScope]
         and list(view_class.throttle_classes) == [BudgetThrottle]
+        and list(view_class.renderer_classes) == [JSONRenderer]
+        and view_class.versioning_class is APIView.versioning_class
+        # A view that changes a step of DRF's cycle itself would have that change skipped.
+        and all(getattr(view_class, step) is getattr(APIView, step) for step in DRF_CYCLE)
     )
+
+
+DRF_CYCLE = (
+    "dispatch",
+    "initialize_request",
+    "initial",
+    "perform_authentication",
+    "check_permissions",
+    "check_throttles",
+    "determine_version",
+    "get_authenticators",
+    "get_permissions",
+    "get_throttles",
+    "get_renderers",
+    "finalize_response",
+    "handle_exception",
+)
 
 
 def resource_view(view_class, drf_view):

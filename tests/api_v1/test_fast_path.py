@@ -191,7 +191,17 @@ def test_a_view_that_authenticates_otherwise_keeps_drfs_cycle():
         def get(self, request):
             raise AssertionError("not reached in this test")
 
+    class OwnPermissions(ResourceApi):
+        required_scope = None
+
+        def check_permissions(self, request):
+            raise AssertionError("not reached in this test")
+
+        def get(self, request):
+            raise AssertionError("not reached in this test")
+
     assert not getattr(SessionOnly.as_view(), "fast_path", False)
+    assert not getattr(OwnPermissions.as_view(), "fast_path", False)
     assert getattr(
         ResourceApi.as_view.__func__(
             type("Plain", (ResourceApi,), {"required_scope": None, "get": lambda self, request: None})

@@ -21,6 +21,17 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture
+def store(request, monkeypatch):
+    """A Redis store shared by every 'worker' of the test, so the credential cache is on."""
+    from apps.ratelimit import conf
+    from tests.ratelimit.redis_server import redis_store_or_skip
+
+    shared = redis_store_or_skip(request)
+    monkeypatch.setattr(conf, "get_store", lambda: shared)
+    return shared
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

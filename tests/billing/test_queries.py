@@ -5,21 +5,11 @@ statements on a cached credential"), pinned: the credential costs none, the bala
 import pytest
 from django.test import Client
 
-from apps.ratelimit import conf
 from tests.billing.factories import ledger
-from tests.ratelimit.redis_server import redis_store_or_skip
-from tests.support.factories import make_api_key
+from tests.support.credentials import cached_key_secret
 from tests.support.sql import DATES_ARE_PARAMETERS, second_answer_compiles_nothing, with_cursors
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def store(request, monkeypatch):
-    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
-    shared = redis_store_or_skip(request)
-    monkeypatch.setattr(conf, "get_store", lambda: shared)
-    return shared
 
 
 @pytest.fixture
@@ -29,10 +19,7 @@ def rows(user):
 
 @pytest.fixture
 def cached_secret(store, user):
-    _key, secret = make_api_key(user, scopes=["credits:read"])
-    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
-        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
-    return secret
+    return cached_key_secret(user, ["credits:read"])
 
 
 def get(path, secret, **query):

@@ -9,10 +9,8 @@ contact names as a subquery of the same statement).
 import pytest
 from django.test import Client
 
-from apps.ratelimit import conf
 from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
-from tests.ratelimit.redis_server import redis_store_or_skip
-from tests.support.factories import make_api_key
+from tests.support.credentials import cached_key_secret
 from tests.support.sql import DATES_ARE_PARAMETERS, second_answer_compiles_nothing, with_cursors
 
 pytestmark = pytest.mark.django_db
@@ -21,20 +19,8 @@ MAX_STATEMENTS = 3
 
 
 @pytest.fixture
-def store(request, monkeypatch):
-    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
-    shared = redis_store_or_skip(request)
-    monkeypatch.setattr(conf, "get_store", lambda: shared)
-    return shared
-
-
-@pytest.fixture
 def secret(store, owner, summaries_on):
-    _key, secret = make_api_key(owner, scopes=["calls:read", "contacts:read", "transcripts:read"])
-    client = Client()
-    for _ in range(2):  # the first fill only creates the user's epoch
-        assert client.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
-    return secret
+    return cached_key_secret(owner, ["calls:read", "contacts:read", "transcripts:read"])
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from apps.audit.models import EventType
 from apps.credentials import cache as credential_cache
 from apps.ratelimit import conf
 from apps.ratelimit.stores.base import CredentialMiss
-from tests.ratelimit.redis_server import redis_store_or_skip, sent_commands
+from tests.ratelimit.redis_server import sent_commands
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.oauth import MCP, disconnect, issue, make_client, signed_in
 
@@ -29,14 +29,6 @@ pytestmark = pytest.mark.django_db
 
 WHOAMI = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "svc_whoami", "arguments": {}}}
 MCP_HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": "2025-11-25"}
-
-
-@pytest.fixture
-def store(request, monkeypatch):
-    """A Redis store shared by every 'worker' of the test: the cache is on."""
-    shared = redis_store_or_skip(request)
-    monkeypatch.setattr(conf, "get_store", lambda: shared)
-    return shared
 
 
 @pytest.fixture

@@ -4,22 +4,12 @@ none, a page or a number one, a cursor one more (its row)."""
 import pytest
 from django.test import Client
 
-from apps.ratelimit import conf
-from tests.ratelimit.redis_server import redis_store_or_skip
-from tests.support.factories import make_api_key
+from tests.support.credentials import cached_key_secret
 from tests.support.mcp import McpClient, install_fake_tokens
 
 from .factories import make_caller_id, make_numbers
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def store(request, monkeypatch):
-    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
-    shared = redis_store_or_skip(request)
-    monkeypatch.setattr(conf, "get_store", lambda: shared)
-    return shared
 
 
 @pytest.fixture
@@ -31,10 +21,7 @@ def rows(user):
 
 @pytest.fixture
 def cached_secret(store, user):
-    _key, secret = make_api_key(user, scopes=["numbers:read"])
-    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
-        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
-    return secret
+    return cached_key_secret(user, ["numbers:read"])
 
 
 def get(path, secret, **query):

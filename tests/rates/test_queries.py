@@ -6,28 +6,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from apps.ratelimit import conf
-from tests.ratelimit.redis_server import redis_store_or_skip
-from tests.support.factories import make_api_key
+from tests.support.credentials import cached_key_secret
 from tests.support.sql import second_answer_compiles_nothing
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def store(request, monkeypatch):
-    """A Redis store shared by every 'worker' of the test: the credential cache is on."""
-    shared = redis_store_or_skip(request)
-    monkeypatch.setattr(conf, "get_store", lambda: shared)
-    return shared
-
-
-@pytest.fixture
 def cached_secret(store, user):
-    _key, secret = make_api_key(user, scopes=["rates:read"])
-    for _ in range(2):  # a user's first fill only creates the user's epoch; the second caches
-        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
-    return secret
+    return cached_key_secret(user, ["rates:read"])
 
 
 def get(to, secret):

@@ -17,11 +17,11 @@ without even the handler.
 
 import functools
 
-from django.conf import settings
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from apps.credentials.challenges import insufficient_scope
@@ -52,7 +52,7 @@ def _takes(request) -> str | None:
     """The bearer secret of a request the fast path answers, else None."""
     if not ENABLED or request.method != "GET" or request.META.get("HTTP_ACCEPT", "") not in FIRST_RENDERER_ACCEPTS:
         return None
-    if settings.REST_FRAMEWORK.get("URL_FORMAT_OVERRIDE", "format") in request.GET:
+    if api_settings.URL_FORMAT_OVERRIDE in request.GET:
         return None
     return bearer_from_header(request) or None
 

@@ -92,6 +92,12 @@ def parse_wrk(output: str) -> tuple[float, float, float, int, int]:
     return rps, latency("50"), latency("99"), errors, total
 
 
+def collected(callgrind_stderr: str) -> int:
+    """The instructions callgrind's closing summary reports (``==pid== Collected : N``), 0 if none."""
+    found = re.search(r"^==\d+== Collected\s*:\s*(\d+)\s*$", callgrind_stderr, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
 def wrk(lines_file: Path, server: Server, *, duration: float, connections: int, threads: int) -> str:
     env = {**os.environ, "BENCH_LINES": str(lines_file), "BENCH_THREADS": str(threads)}
     cmd = [

@@ -3,7 +3,7 @@
 import pytest
 
 from bench.cases import interleave
-from bench.measure import Floor, parse_wrk
+from bench.measure import Floor, collected, parse_wrk
 from bench.statements import environ, statements
 
 WRK_OUTPUT = """Running 2s test @ http://127.0.0.1:8101
@@ -86,3 +86,22 @@ def test_a_port_in_use_is_found(monkeypatch):
         monkeypatch.setattr(servers, "PORTS", {"taken": port})
         assert servers.ports_in_use() == [port]
     assert servers.ports_in_use() == []
+
+
+CALLGRIND_SUMMARY = """==8569== Callgrind, a call-graph generating cache profiler
+==8569== For interactive control, run 'callgrind_control -h'.
+==8569== Events    : Ir
+==8569== Collected : 271357157
+==8569==
+==8569== I   refs:      271,357,157
+"""
+
+
+def test_collected_reads_callgrinds_closing_summary():
+    assert collected(CALLGRIND_SUMMARY) == 271357157
+
+
+def test_collected_is_zero_when_valgrind_reported_nothing():
+    # Not a count of zero instructions: the caller refuses it as "counted nothing".
+    assert collected("valgrind: Bad option: --toggle-collect\n") == 0
+    assert collected("Collected : 5 (not valgrind's own line)\n") == 0

@@ -225,11 +225,17 @@ class Statement:
     params: list
 
 
-def insert_statement(obj, connection, *, computed: dict[str, str] | None = None) -> Statement:
+def insert_statement(
+    obj, connection, *, computed: dict[str, str] | None = None, for_each_row_of: str | None = None
+) -> Statement:
     """``obj``'s INSERT as ``save(force_insert=True)`` writes it: the same columns, each
     field's ``pre_save`` (defaults, ``auto_now``, DOT's token checksum) and database
     preparation. ``computed`` gives SQL expressions for columns whose value another part
     of the same statement produces (``{"access_token_id": "(SELECT id FROM access)"}``).
+    ``for_each_row_of`` names a part of the same statement (a ``WITH`` query that returns
+    at most one row): the row is inserted only if that part returned one
+    (``INSERT ... SELECT ... FROM part``; PostgreSQL types each value by its column, as in
+    ``VALUES``).
 
     Sends ``pre_save`` now; the caller sends ``post_save`` (``inserted``) once the
     statement has run. The primary key is not written when it is an unset auto field.
@@ -257,13 +263,22 @@ def insert_statement(obj, connection, *, computed: dict[str, str] | None = None)
         values.append("%s")
         params.append(field.get_db_prep_save(value, connection))
     # Identifiers come from the model's _meta, quoted; every value is a parameter.
-    text = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(values)})"  # noqa: S608
+    text = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) "
+    if for_each_row_of is None:
+        text += f"VALUES ({', '.join(values)})"
+    else:
+        text += f"SELECT {', '.join(values)} FROM {quote(for_each_row_of)}"  # noqa: S608
     return Statement(text, params)
 
 
-def update_row_statement(model, pk, connection, **values) -> Statement:
+def update_row_statement(model, pk, connection, *, unless_set: str | None = None, **values) -> Statement:
     """The UPDATE of ``model.objects.filter(pk=pk).update(**values)`` for plain values, without
-    building a queryset: each value prepared by its field, as ``update()`` prepares it."""
+    building a queryset: each value prepared by its field, as ``update()`` prepares it.
+
+    ``unless_set`` names a field the row must still hold NULL in: only then is it updated,
+    and the statement returns its primary key (no row when it was already set), so that a
+    ``WITH`` part can be made conditional on it (``insert_statement(for_each_row_of=...)``).
+    """
     meta = model._meta
     quote = connection.ops.quote_name
     assignments, params = [], []
@@ -276,6 +291,8 @@ def update_row_statement(model, pk, connection, **values) -> Statement:
     params.append(meta.pk.get_db_prep_value(pk, connection))
     # Identifiers come from the model's _meta, quoted; every value is a parameter.
     text = f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+    if unless_set is not None:
+        text += f" AND {quote(meta.get_field(unless_set).column)} IS NULL RETURNING {quote(meta.pk.column)}"
     return Statement(text, params)
 
 

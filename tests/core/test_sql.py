@@ -279,6 +279,32 @@ def test_a_row_update_writes_what_the_querysets_update_writes(user):
     assert written == before | {"revoked": now, "resource": ["x"]}  # nothing else changed
 
 
+def test_a_row_update_unless_set_returns_the_row_only_while_that_field_is_null(user):
+    app = make_client()
+    token = _refresh_token(user, app, "srt_unless_set")
+    now = timezone.now()
+    statement = update_row_statement(RefreshToken, token.pk, connection, unless_set="revoked", revoked=now)
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params)
+        assert cursor.fetchall() == [(token.pk,)]
+        cursor.execute(statement.sql, [now + timedelta(days=1), *statement.params[1:]])
+        assert cursor.fetchall() == []  # already set: neither updated nor returned
+    assert RefreshToken.objects.get(pk=token.pk).revoked == now
+
+
+@pytest.mark.parametrize("gate_open", [True, False])
+def test_an_insert_for_each_row_of_a_part_writes_only_when_that_part_returned_a_row(user, gate_open):
+    event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+    statement = insert_statement(event, connection, for_each_row_of="gate")
+    gate = "SELECT 1 AS one" + ("" if gate_open else " WHERE 1 = 0")
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH gate AS ({gate}) {statement.sql}", statement.params)
+    assert AuditEvent.objects.filter(pk=event.pk).exists() is gate_open
+    if gate_open:  # the values typed by their columns, as VALUES would have them
+        stored = AuditEvent.objects.get(pk=event.pk)
+        assert (stored.data, stored.user_id, stored.actor_type) == ({}, user.pk, "client")
+
+
 def test_a_row_update_takes_plain_values_of_columns_only():
     from django.db.models import F
 

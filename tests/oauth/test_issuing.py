@@ -167,6 +167,38 @@ def test_an_exchanged_code_is_used_and_cannot_be_exchanged_again(user):
     assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
 
 
+@pytest.mark.parametrize("one_statement", [True, False])
+def test_a_code_already_used_issues_nothing(user, one_statement):
+    if one_statement and connection.vendor != "postgresql":
+        pytest.skip("the one-statement path is PostgreSQL's (CI runs it)")
+    app = make_client()
+    _verifier, challenge = pkce()
+    get_code(signed_in(user), app, challenge)
+    (grant,) = Grant.objects.filter(application=app)
+    used_at = timezone.now() - timedelta(seconds=5)
+    Grant.objects.filter(pk=grant.pk).update(used_at=used_at)  # since the exchange read it
+    token = {"access_token": new_access_token(), "refresh_token": new_refresh_token(), "scope": grant.scope}
+    with (
+        mock.patch("apps.oauth.token.issuing.writes_in_one_statement", return_value=one_statement),
+        pytest.raises(issuing.CodeAlreadyRedeemed),
+        transaction.atomic(),
+    ):
+        issuing.tokens_issue(
+            token=token,
+            user=user,
+            application=app,
+            family=grant.family,
+            resource=grant.resource,
+            granted_scope=grant.scope,
+            now=timezone.now(),
+            family_expires=timezone.now() + timedelta(days=30),
+            previous=None,
+            redeemed=grant,
+        )
+    assert not AccessToken.objects.exists() and not RefreshToken.objects.exists()
+    assert Grant.objects.get(pk=grant.pk).used_at == used_at  # the first redemption stands
+
+
 @on_postgresql
 def test_a_failed_statement_writes_nothing(user):
     app = make_client()

@@ -1,8 +1,9 @@
 """Concurrent redemption of one code and concurrent refresh of one token (PostgreSQL).
 
-The code row (or refresh-token row) is locked with SELECT ... FOR UPDATE for
-the whole exchange, so exactly one request mints tokens; the others see the
-credential used and answer invalid_grant.
+A code is redeemed by the statement that writes its tokens, only if still unused;
+a refresh token's row is locked with SELECT ... FOR UPDATE for the whole exchange.
+Either way exactly one request mints tokens; the others see the credential used
+and answer invalid_grant.
 """
 
 import threading
@@ -21,7 +22,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         connection.vendor != "postgresql",
-        reason="row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises writers. CI runs PostgreSQL.",
+        reason="concurrent writers need PostgreSQL; SQLite serialises them. CI runs PostgreSQL.",
     ),
 ]
 

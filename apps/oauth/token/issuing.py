@@ -6,12 +6,20 @@ used and inserts the two tokens. On PostgreSQL these writes are one statement (a
 data-modifying ``WITH``): one round trip and one statement for the database to
 parse and plan, where there were three or four, on the endpoint whose throughput
 is measured against stock django-oauth-toolkit's. Elsewhere (SQLite, the quick
-start) they are the ORM's statements. Either way they run inside the token
-view's transaction, so they commit together or not at all, and write the same
-rows (tests/oauth/test_issuing.py compares them).
+start) they are the ORM's statements. Either way they commit together or not at
+all, and write the same rows (tests/oauth/test_issuing.py compares them).
+
+A code is redeemed by the write that issues its tokens, and only if it is still
+unused (``UPDATE ... WHERE used_at IS NULL``; the inserts happen only if that
+UPDATE returned the row). Of two exchanges of one code that both passed their
+checks, the second's UPDATE waits for the first's to commit, finds the code used
+and writes nothing: ``CodeAlreadyRedeemed``. So a code exchange on PostgreSQL
+needs no transaction and no row lock of its own (``exchange_transaction``).
 """
 
-from django.db import connections, router
+from contextlib import nullcontext
+
+from django.db import connections, router, transaction
 from oauth2_provider.models import set_token_value
 
 from apps.audit.models import EventType
@@ -20,6 +28,24 @@ from apps.core.sql import Statement, insert_statement, inserted, update_row_stat
 
 from ..models import AccessToken, Application, Grant, RefreshToken
 from .lifetimes import ACCESS_TOKEN_LIFETIME, REFRESH_IDLE_LIFETIME
+
+
+class CodeAlreadyRedeemed(Exception):
+    """The code was used after the exchange read it (by a concurrent exchange, or voided by a
+    disconnect): nothing was written."""
+
+
+def exchange_transaction(grant_type: str):
+    """The transaction a token exchange runs in.
+
+    A refresh holds its token's row lock from the read to the writes (its family budget
+    is applied in between, and a refusal rolls back). A code exchange on PostgreSQL needs
+    none: its one statement redeems the code only if it is still unused and writes the
+    tokens only then, atomically. Elsewhere the ORM's several writes share one.
+    """
+    if grant_type == "authorization_code" and writes_in_one_statement(connections[router.db_for_write(Grant)]):
+        return nullcontext()
+    return transaction.atomic()
 
 
 def tokens_issue(
@@ -39,7 +65,8 @@ def tokens_issue(
 
     ``previous`` is the refresh token being exchanged, if any: it is marked revoked
     (rotation) and the refresh is written to the audit log by the client that made it.
-    ``redeemed`` is the authorization code being exchanged, if any: it is marked used.
+    ``redeemed`` is the authorization code being exchanged, if any: it is marked used, and
+    if it already was, nothing is written and CodeAlreadyRedeemed is raised.
     """
     access = AccessToken(
         user=user,
@@ -79,8 +106,8 @@ def tokens_issue(
     else:
         if previous is not None:
             RefreshToken.objects.filter(pk=previous.pk).update(revoked=now, updated=now)
-        if redeemed is not None:
-            Grant.objects.filter(pk=redeemed.pk).update(used_at=now)
+        if redeemed is not None and not Grant.objects.filter(pk=redeemed.pk, used_at=None).update(used_at=now):
+            raise CodeAlreadyRedeemed
         access.save(force_insert=True)
         refresh.save(force_insert=True)
         if event is not None:
@@ -100,9 +127,14 @@ def _write_in_one_statement(connection, *, previous, redeemed, access, refresh, 
     parts: list[tuple[str, Statement]] = []
     if previous is not None:
         parts.append(("retired", update_row_statement(RefreshToken, previous.pk, connection, revoked=now, updated=now)))
+    # The tokens of a code exchange are written only if the code was still unused.
+    only_if = None
     if redeemed is not None:
-        parts.append(("redeemed", update_row_statement(Grant, redeemed.pk, connection, used_at=now)))
-    access_insert = insert_statement(access, connection)
+        only_if = "redeemed"
+        parts.append(
+            ("redeemed", update_row_statement(Grant, redeemed.pk, connection, unless_set="used_at", used_at=now))
+        )
+    access_insert = insert_statement(access, connection, for_each_row_of=only_if)
     parts.append(("access", Statement(f"{access_insert.sql} RETURNING {access_pk}", access_insert.params)))
     # The refresh token points at the access token inserted beside it.
     access_token_id = RefreshToken._meta.get_field("access_token").column
@@ -110,6 +142,7 @@ def _write_in_one_statement(connection, *, previous, redeemed, access, refresh, 
         refresh,
         connection,
         computed={access_token_id: f"(SELECT {access_pk} FROM access)"},  # noqa: S608
+        for_each_row_of=only_if,
     )
     parts.append(("refresh", Statement(f"{refresh_insert.sql} RETURNING {refresh_pk}", refresh_insert.params)))
     if event is not None:
@@ -120,6 +153,8 @@ def _write_in_one_statement(connection, *, previous, redeemed, access, refresh, 
     with connection.cursor() as cursor:
         cursor.execute(sql, [param for _, statement in parts for param in statement.params])
         access_id, refresh_id = cursor.fetchone()
+    if access_id is None:
+        raise CodeAlreadyRedeemed
     inserted(access, connection, pk=access_id)
     inserted(refresh, connection, pk=refresh_id, access_token_id=access_id)
     if event is not None:

@@ -1,10 +1,12 @@
 """The OAuth2Validator subclass: the token path in as few statements as possible.
 
 DOT's stock validator re-reads the grant for every check and deletes used
-codes; here the code row is read once, locked (``SELECT ... FOR UPDATE``) for
-the rest of the exchange, and marked used rather than deleted, so a second
-redemption is seen and two concurrent ones cannot both mint tokens. The view
-wraps each token request in one transaction.
+codes; here the code row is read once and marked used rather than deleted, so a
+second redemption is seen; two concurrent ones cannot both mint tokens because
+the statement that writes the tokens redeems the code only if it is still unused
+(issuing.py). A refresh token's row is read locked (``SELECT ... FOR UPDATE``)
+for the rest of its exchange, which runs in one transaction
+(``issuing.exchange_transaction``).
 
 The client is read in the same statement as the code or refresh token
 (joined), not looked up by the presented client id first: the credential names
@@ -70,6 +72,12 @@ def _revoked_by_user(request) -> errors.InvalidGrantError:
     return errors.InvalidGrantError(description=RECONNECT_DESCRIPTION, request=request)
 
 
+def _used_code(grant, request) -> errors.InvalidGrantError:
+    if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
+        return _revoked_by_user(request)
+    return errors.InvalidGrantError(description="The authorization code was already used.", request=request)
+
+
 def _issued_to(application, client) -> bool:
     # Client ids are unique, so this is the same test as looking the presented id up and
     # comparing keys, without the statement; a disabled client is as good as unknown.
@@ -108,7 +116,7 @@ def _lock(queryset):
 
 # The two reads that open an exchange, compiled by Django once per process (apps/core/sql.py).
 CODE_BY_DIGEST = CompiledQuery(
-    lambda code_digest: _lock(Grant.objects.select_related("user", "application")).filter(code=code_digest)[:1]
+    lambda code_digest: Grant.objects.select_related("user", "application").filter(code=code_digest)[:1]
 )
 REFRESH_TOKEN_BY_DIGEST = CompiledQuery(
     lambda token_digest: (
@@ -138,9 +146,7 @@ class Validator(OAuth2Validator):
         if grant is None or not _issued_to(grant.application, client):
             return False
         if grant.used_at is not None:
-            if grant_revoked_by_user(grant=grant):  # voided by a disconnect, not redeemed twice
-                raise _revoked_by_user(request)
-            raise errors.InvalidGrantError(description="The authorization code was already used.", request=request)
+            raise _used_code(grant, request)
         if grant.is_expired() or not user_can_act(grant.user):
             return False
         request.grant = grant
@@ -225,18 +231,23 @@ class Validator(OAuth2Validator):
             grant = request.grant
             family, resource, granted_scope = grant.family, grant.resource, grant.scope
             family_expires = now + REFRESH_ABSOLUTE_LIFETIME
-        issuing.tokens_issue(
-            token=token,
-            user=request.user,
-            application=request.client,
-            family=family,
-            resource=resource,
-            granted_scope=granted_scope,
-            now=now,
-            family_expires=family_expires,
-            previous=previous,
-            redeemed=None if previous is not None else request.grant,
-        )
+        try:
+            issuing.tokens_issue(
+                token=token,
+                user=request.user,
+                application=request.client,
+                family=family,
+                resource=resource,
+                granted_scope=granted_scope,
+                now=now,
+                family_expires=family_expires,
+                previous=previous,
+                redeemed=None if previous is not None else request.grant,
+            )
+        except issuing.CodeAlreadyRedeemed:
+            # Used since it was read (a concurrent exchange won, or a disconnect voided it):
+            # the answer is the one a later read of the row would have given.
+            raise _used_code(Grant.objects.select_related("application").get(pk=request.grant.pk), request) from None
         request.code_redeemed = previous is None
         services.application_mark_used(application=request.client, now=now)
         request.token_family = family

@@ -8,12 +8,12 @@ import json
 import logging
 import re
 
-from django.db import transaction
 from django.http import HttpResponse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
+from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 
 from apps.core.envelope import oauth_error_response
 from apps.core.middleware import is_database_outage
@@ -22,6 +22,7 @@ from apps.ratelimit.exceptions import LimiterUnavailable, RateLimited
 from apps.ratelimit.middleware import render as render_refusal
 
 from . import lockouts
+from .issuing import exchange_transaction
 from .revocation import token_revoke
 
 log = logging.getLogger(__name__)
@@ -83,8 +84,12 @@ class TokenView(OAuthLibMixin, View):
         try:
             # A refresh's grant-family budget is applied by the validator once every check
             # has passed, before any write; a refusal rolls this transaction back.
-            with transaction.atomic():
+            with exchange_transaction(grant_type):
                 _, headers, body, status = self.create_token_response(request)
+        except OAuth2Error as error:
+            # Raised while writing (a code used since it was read): oauthlib answers only the
+            # errors of its checks, so this one is answered here the same way.
+            headers, body, status = error.headers, error.json, error.status_code
         except (RateLimited, LimiterUnavailable) as refused:
             return render_refusal(request, refused)
         except Exception as exc:

@@ -238,7 +238,8 @@ def insert_statement(
     ``VALUES``).
 
     Sends ``pre_save`` now; the caller sends ``post_save`` (``inserted``) once the
-    statement has run. The primary key is not written when it is an unset auto field.
+    statement has run, and only if the row was written (with ``for_each_row_of`` it may
+    not be). The primary key is not written when it is an unset auto field.
     """
     computed = computed or {}
     meta = obj._meta

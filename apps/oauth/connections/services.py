@@ -30,7 +30,9 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
     refresh in flight holds the same rows, so we wait for it to commit, and the
     UPDATEs below (new statements, so a fresh snapshot) then see the tokens it
     issued. Without this a refresh racing the disconnect could mint a token
-    that survives it.
+    that survives it. Codes past their expiry are locked and voided too: an
+    exchange that checked its code an instant before it expired may still be
+    about to redeem it. Only codes still within their lifetime count as live.
 
     Access-token rows are kept with ``expires`` set to now rather than deleted,
     so that presenting one is recognised as revoked by the user (the 401 asks
@@ -39,11 +41,13 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
     rows = {"user": user}
     if application is not None:
         rows["application"] = application
-    pending_codes = Grant.objects.filter(**rows, used_at__isnull=True, expires__gt=now)
+    unused_codes = Grant.objects.filter(**rows, used_at__isnull=True)
+    pending_codes = unused_codes.filter(expires__gt=now)
     live_refresh = RefreshToken.objects.filter(live_refresh_q(now), **rows)
-    locked_codes = len(pending_codes.select_for_update().values_list("pk", flat=True))
+    locked_codes = sum(expires > now for expires in unused_codes.select_for_update().values_list("expires", flat=True))
     locked_refresh = len(live_refresh.select_for_update().values_list("pk", flat=True))
     codes = pending_codes.update(used_at=now)
+    unused_codes.update(used_at=now)  # the expired ones left
     refresh = RefreshToken.objects.filter(**rows, revoked__isnull=True).update(revoked=now, updated=now)
     access = AccessToken.objects.filter(**rows, expires__gt=now).update(expires=now, updated=now)
     invalidate_user(user.pk)  # a bulk update sends no signal; cached access tokens die with the rows

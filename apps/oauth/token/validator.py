@@ -231,6 +231,9 @@ class Validator(OAuth2Validator):
             grant = request.grant
             family, resource, granted_scope = grant.family, grant.resource, grant.scope
             family_expires = now + REFRESH_ABSOLUTE_LIFETIME
+        # Before the tokens: a code exchange on PostgreSQL has no transaction, and a stamp that
+        # failed after its tokens were written would answer 503 for a code already spent.
+        services.application_mark_used(application=request.client, now=now)
         try:
             issuing.tokens_issue(
                 token=token,
@@ -245,9 +248,10 @@ class Validator(OAuth2Validator):
                 redeemed=None if previous is not None else request.grant,
             )
         except issuing.CodeAlreadyRedeemed:
-            # Used since it was read (a concurrent exchange won, or a disconnect voided it):
-            # the answer is the one a later read of the row would have given.
-            raise _used_code(Grant.objects.select_related("application").get(pk=request.grant.pk), request) from None
+            # Used since it was read (a concurrent exchange won, or a disconnect voided it), or
+            # gone (its client or user deleted): the answer a later read of the row would give.
+            # DOT's backend turns the error into the response.
+            grant = Grant.objects.select_related("application").filter(pk=request.grant.pk).first()
+            raise (errors.InvalidGrantError(request=request) if grant is None else _used_code(grant, request)) from None
         request.code_redeemed = previous is None
-        services.application_mark_used(application=request.client, now=now)
         request.token_family = family

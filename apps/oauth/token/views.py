@@ -13,7 +13,6 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.views.mixins import OAuthLibMixin
-from oauthlib.oauth2.rfc6749.errors import OAuth2Error
 
 from apps.core.envelope import oauth_error_response
 from apps.core.middleware import is_database_outage
@@ -86,10 +85,6 @@ class TokenView(OAuthLibMixin, View):
             # has passed, before any write; a refusal rolls this transaction back.
             with exchange_transaction(grant_type):
                 _, headers, body, status = self.create_token_response(request)
-        except OAuth2Error as error:
-            # Raised while writing (a code used since it was read): oauthlib answers only the
-            # errors of its checks, so this one is answered here the same way.
-            headers, body, status = error.headers, error.json, error.status_code
         except (RateLimited, LimiterUnavailable) as refused:
             return render_refusal(request, refused)
         except Exception as exc:

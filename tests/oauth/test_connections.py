@@ -10,7 +10,7 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent, EventType
 from apps.oauth.connections.revocation import DISCONNECTED_MESSAGE
 from apps.oauth.connections.selectors import connection_list
-from apps.oauth.models import AccessToken, Application, RefreshToken
+from apps.oauth.models import AccessToken, Application, Grant, RefreshToken
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
 from tests.support.oauth import (
@@ -239,7 +239,9 @@ def test_disconnect_writes_one_audit_entry_in_the_same_transaction(user):
     assert me(tokens["access_token"]).status_code == 401
 
 
-@pytest.mark.parametrize("case", ["unknown", "never-connected", "already-disconnected", "another-users"])
+@pytest.mark.parametrize(
+    "case", ["unknown", "never-connected", "already-disconnected", "another-users", "only-an-expired-code"]
+)
 def test_disconnect_of_no_connection_is_connection_not_found_and_writes_nothing(user, case):
     app = make_client()
     browser = signed_in(user)
@@ -252,11 +254,17 @@ def test_disconnect_of_no_connection_is_connection_not_found_and_writes_nothing(
         AuditEvent.objects.all().delete()
     elif case == "another-users":
         issue(UserFactory(), app)
+    elif case == "only-an-expired-code":
+        # A disconnect voids expired unused codes too, but only codes within their lifetime are live.
+        get_code(browser, app, pkce()[1])
+        Grant.objects.update(expires=timezone.now() - timedelta(seconds=1))
+        AuditEvent.objects.all().delete()  # the consent's own entry
 
     body = assert_error(disconnect(browser, client_id), 404, "connection_not_found", param="client_id")
     assert body["type"] == "not_found_error"
     assert body["param"] == "client_id"
     assert not AuditEvent.objects.exists()
+    assert not Grant.objects.filter(used_at__isnull=False).exists()
 
 
 def test_disconnect_a_client_identified_by_its_metadata_url(user):

@@ -3,13 +3,13 @@
 Workers: ``WEB_CONCURRENCY`` when set, else gunicorn's own advice for sync workers,
 (2 x cores) + 1. A sync worker waits on Redis for part of every request and on
 PostgreSQL for part of many; with a worker per core those waits leave the core idle,
-with more the others use it (issue 9, docs/performance.md). Each worker holds about
+with more the others use it (docs/performance.md). Each worker holds about
 120 MB: set ``WEB_CONCURRENCY`` where the core count seen is not the core count granted.
 
 Each worker imports the URLconf (and with it every view) before serving, then
 freezes what is allocated so far: the long-lived objects of Django, DRF, DOT and
 the MCP SDK leave the garbage collector's generations, so a full collection no
-longer walks them in the middle of a request (the latency tail, issue 9).
+longer walks them in the middle of a request (the latency tail).
 """
 
 import gc

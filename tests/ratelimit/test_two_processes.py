@@ -151,7 +151,7 @@ def test_redis_outage_fails_both_servers_closed_and_they_recover_without_restart
 
 
 def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_servers, tmp_path):
-    """Issue 9: "a revoked token or key is refused by every worker on its next request, whatever is cached"."""
+    """A revoked token or key is refused by every worker on its next request, whatever is cached."""
     ports, secret, redis_server = two_servers
     urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
     assert [get(url, secret) for url in urls * 2] == [200] * 4

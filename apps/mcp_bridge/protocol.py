@@ -176,8 +176,7 @@ def on_tools_list(params, version: str, principal):
 def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
     try:
         spec = registry.tool_get(params.name)
-        arguments = params.arguments or {}
-        registry.check_arguments(spec, arguments)
+        arguments = registry.checked_arguments(spec, params.arguments or {})
     except (registry.UnknownTool, registry.InvalidArguments) as exc:
         raise RpcError(types.INVALID_PARAMS, str(exc)) from None
     require_scope(principal, spec.scope)

@@ -127,7 +127,9 @@ def schema_errors(schema: dict, instance: Any) -> list:
     return sorted(validator.iter_errors(instance), key=str)
 
 
-def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
+def checked_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a tool's handler gets: checked against its input schema, and a whole number
+    a client wrote as ``5.0`` (an integer to JSON Schema, so valid) given as the int 5."""
     found = find_in_json(arguments)
     if found is not None:
         # The input guard of every other surface: no control character or lone surrogate
@@ -140,10 +142,20 @@ def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> None:
         where = "/".join(str(p) for p in first.absolute_path) or "arguments"
         # The validator's sentence may quote the caller's own value; keep it short.
         raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: {first.message[:200]}")
+    properties = spec.input_schema.get("properties", {})
+    return {
+        name: int(value) if isinstance(value, float) and _declares_integer(properties.get(name)) else value
+        for name, value in arguments.items()
+    }
+
+
+def _declares_integer(schema: dict | None) -> bool:
+    declared = (schema or {}).get("type")
+    return declared == "integer" or (isinstance(declared, list) and "integer" in declared)
 
 
 def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
-    """Run ``spec`` for ``principal``; arguments were checked by ``check_arguments``.
+    """Run ``spec`` for ``principal``; arguments come from ``checked_arguments``.
 
     Returns the ``CallToolResult`` as its by-alias JSON dump, which ``protocol.shape`` gives
     the SDK's serialiser for the negotiated version.

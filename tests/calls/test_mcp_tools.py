@@ -180,11 +180,23 @@ def test_list_calls_limit_10_and_direction(mcp, owner, seven):
     assert "inbound from +44 20 7183 8750" in only["spoken"]
 
 
+def test_list_calls_takes_a_whole_number_written_with_a_decimal_point(mcp, seven):
+    # JSON Schema counts 3.0 as an integer, so the input schema admits it: it must page as 3 does.
+    assert (
+        structured(mcp, "svc_list_calls", {"limit": 3.0})["calls"]
+        == structured(mcp, "svc_list_calls", {"limit": 3})["calls"]
+    )
+    outbound = structured(mcp, "svc_list_calls", {"limit": 10.0, "direction": "outbound"})
+    assert len(outbound["calls"]) == 7
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
         {"limit": 0},
         {"limit": 11},
+        {"limit": 10.5},
+        {"limit": 11.0},
         {"limit": "5"},
         {"direction": "sideways"},
         {"starting_after": "ct_abc"},

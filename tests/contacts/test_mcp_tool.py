@@ -112,7 +112,14 @@ def test_exactly_5_has_no_more(user, mcp):
     assert structured["spoken"].startswith("5 contacts match “sam”: ")
 
 
-@pytest.mark.parametrize("limit", [0, 6, 100, -1, "5", 2.5])
+def test_a_whole_number_written_with_a_decimal_point_is_that_limit(user, mcp):
+    # JSON Schema counts 2.0 as an integer, so the input schema admits it: it must work as 2.
+    make_contacts(user, [f"Sam {chr(ord('A') + n)}" for n in range(3)])
+    two = result_of(mcp, query="sam", limit=2.0)
+    assert [c["name"] for c in two["contacts"]] == ["Sam A", "Sam B"] and two["has_more"] is True
+
+
+@pytest.mark.parametrize("limit", [0, 6, 100, -1, "5", 2.5, 5.5, 6.0])
 def test_a_limit_outside_1_to_5_is_a_json_rpc_error(mcp, limit):
     body = search(mcp, query="ana", limit=limit)
     assert body["error"]["code"] == -32602

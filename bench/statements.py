@@ -28,7 +28,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from psycopg import pq  # noqa: E402
 
 QUERY = re.compile(r'^F\t\d+\tQuery\t "(.*)"$')
-PARSE = re.compile(r'^F\t\d+\tParse\t "[^"]*" "(.*)" \d+')
+PARSE = re.compile(r'^F\t\d+\tParse\t "([^"]*)" "(.*)" \d+')
+BIND = re.compile(r'^F\t\d+\tBind\t "[^"]*" "([^"]*)"')
 EXECUTE = re.compile(r"^F\t\d+\tExecute\t")
 
 
@@ -59,14 +60,17 @@ def environ(line: str) -> dict:
 
 def statements(trace: str) -> list[str]:
     """The statements a protocol trace shows the client sending, in order."""
-    sent, parsed = [], ""
+    # A statement psycopg has prepared is parsed once under its name, then only bound by that name.
+    sent, named, bound = [], {}, ""
     for line in trace.splitlines():
         if match := QUERY.match(line):
             sent.append(match.group(1))
         elif match := PARSE.match(line):
-            parsed = match.group(1)
+            named[match.group(1)] = match.group(2)
+        elif match := BIND.match(line):
+            bound = named.get(match.group(1), "")
         elif EXECUTE.match(line):
-            sent.append(parsed)
+            sent.append(bound)
     return sent
 
 

@@ -74,6 +74,23 @@ def test_statements_read_simple_and_extended_protocol_from_a_libpq_trace():
     assert statements(trace) == ["BEGIN", "select 1 where 1 = $1", "COMMIT"]
 
 
+def test_statements_name_a_prepared_statement_each_time_it_is_bound():
+    trace = "\n".join(
+        [
+            'F\t40\tParse\t "_pg3_0" "select 2 where 2 = $1" 1 NNNN',
+            "F\t4\tSync",
+            'F\t22\tBind\t "" "_pg3_0" 1 1 1 2 \'\\x00\\x01\' 1 0',
+            'F\t9\tExecute\t "" 0',
+            'F\t33\tParse\t "" "select 1 where 1 = $1" 1 NNNN',
+            'F\t22\tBind\t "" "" 1 1 1 2 \'\\x00\\x01\' 1 0',
+            'F\t9\tExecute\t "" 0',
+            'F\t22\tBind\t "" "_pg3_0" 1 1 1 2 \'\\x00\\x02\' 1 0',
+            'F\t9\tExecute\t "" 0',
+        ]
+    )
+    assert statements(trace) == ["select 2 where 2 = $1", "select 1 where 1 = $1", "select 2 where 2 = $1"]
+
+
 def test_a_port_in_use_is_found(monkeypatch):
     import socket
 

@@ -80,7 +80,8 @@ BOUNDS = {
     ),
     "phase2": (
         "The pages (rates, ledger, calls, contacts): each is one or two indexed statements on a cached "
-        "credential, compiled once per process (apps/core/sql.py) and answered on the /v1 fast path, so "
+        "credential, compiled once per process (apps/core/sql.py), prepared on the server (PostgreSQL "
+        "neither parses nor, but for a contact search, plans it again) and answered on the /v1 fast path, so "
         "neither the database nor the ORM's compiling is the bound; the worker's CPU for the rest is: "
         "making the rows' model instances and parsing their timestamps (Django's Python loader), the "
         "serializer and the JSON, and each statement's round trip, on two cores shared with wrk, Redis "

@@ -181,6 +181,14 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check that needs no round trip (apps/core/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "apps.core.postgresql"
+    # The statements compiled once are prepared after this many runs on a connection (psycopg's
+    # default); "none" prepares nothing, for a pooler that cannot keep prepared statements.
+    prepare_threshold = env("DATABASE_PREPARE_THRESHOLD", "5").strip().lower()
+    if prepare_threshold != "none" and not prepare_threshold.isdigit():
+        raise ImproperlyConfigured("DATABASE_PREPARE_THRESHOLD must be a whole number of runs or none.")
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if prepare_threshold == "none" else int(prepare_threshold)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

@@ -104,7 +104,9 @@ class CompiledQuery:
         for name, places in compiled.places.items():
             for index in places:
                 params[index] = values[name]
-        with connection.cursor() as cursor:
+        # PostgreSQL's backend prepares a statement sent often (apps/core/postgresql); others have no such cursor.
+        cursor_of = getattr(connection, "prepared_cursor", connection.cursor)
+        with cursor_of() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
         if compiled.compiler.has_extra_select:  # ordering columns the SELECT adds, as execute_sql drops them

@@ -61,6 +61,13 @@ def test_createuser_command(capsys):
     )
 
 
+def test_createuser_takes_a_password_that_starts_with_a_dash_written_with_equals():
+    # A generated password may start with "-"; as a separate word argparse reads it as an option.
+    password = "-Xk3_q9vLm2pT8wz"
+    call_command("createuser", "--email", "dash@example.com", "--display-name", "Dash", f"--password={password}")
+    assert User.objects.get(email="dash@example.com").check_password(password)
+
+
 def test_createuser_refuses_a_weak_password():
     with pytest.raises(CommandError):
         call_command("createuser", "--email", "weak@example.com", "--display-name", "W", "--password", "123")

@@ -176,10 +176,14 @@ def on_tools_list(params, version: str, principal):
 def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
     try:
         spec = registry.tool_get(params.name)
-        arguments = registry.checked_arguments(spec, params.arguments or {})
-    except (registry.UnknownTool, registry.InvalidArguments) as exc:
+    except registry.UnknownTool as exc:
         raise RpcError(types.INVALID_PARAMS, str(exc)) from None
+    # A credential without the tool's scope learns nothing from how its arguments are checked.
     require_scope(principal, spec.scope)
+    try:
+        arguments = registry.checked_arguments(spec, params.arguments or {})
+    except registry.InvalidArguments as exc:
+        raise RpcError(types.INVALID_PARAMS, str(exc)) from None
     return version, registry.tool_call(principal=principal, spec=spec, arguments=arguments)
 
 

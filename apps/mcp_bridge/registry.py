@@ -124,7 +124,34 @@ def schema_errors(schema: dict, instance: Any) -> list:
     if precheck is not None and precheck(instance):
         # The compiled check passes only what jsonschema would pass; its walk costs ten times more.
         return []
-    return sorted(validator.iter_errors(instance), key=str)
+    # Ordered by message, never by str(error): that pretty-prints the whole instance, which
+    # for arguments nested hundreds deep is a recursion of its own.
+    return sorted(validator.iter_errors(instance), key=_error_order)
+
+
+def _error_order(error) -> tuple:
+    return error.message, [str(part) for part in error.absolute_path], str(error.validator)
+
+
+# No tool's schema reaches past a few levels; deeper arguments are refused before any walk
+# that recurses (the schema validator, the messages it writes) sees them.
+MAX_ARGUMENT_DEPTH = 32
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            inner = item.values()
+        elif isinstance(item, list):
+            inner = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in inner)
+    return False
 
 
 def checked_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +163,12 @@ def checked_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, An
         # reaches a tool's query (PostgreSQL refuses NUL in text).
         where = found.param or "arguments"
         raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: control characters are not allowed")
-    errors = schema_errors(spec.input_schema, arguments)
+    if _nested_deeper_than(arguments, MAX_ARGUMENT_DEPTH):
+        raise InvalidArguments(f"Invalid arguments for {spec.name}: nested more than {MAX_ARGUMENT_DEPTH} levels deep")
+    try:
+        errors = schema_errors(spec.input_schema, arguments)
+    except RecursionError:
+        raise InvalidArguments(f"Invalid arguments for {spec.name}: nested too deeply") from None
     if errors:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "arguments"

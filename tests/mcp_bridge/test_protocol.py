@@ -168,6 +168,29 @@ def test_tools_call_without_params_is_invalid_params(mcp):
     rpc_error(mcp.request("tools/call"), 200, -32602)
 
 
+def nested(depth):
+    value = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [33, 400, 600])
+@pytest.mark.parametrize("tool", ["svc_whoami", "svc_search_contacts", "svc_get_rate"])
+def test_arguments_nested_deeply_are_invalid_params_never_a_500(tokens, user, caplog, tool, depth):
+    """Any token reaches argument checking; arguments hundreds of levels deep are -32602 like any other."""
+    mcp = McpClient(tokens.issue(user, scopes=frozenset({"account:read", "contacts:read", "rates:read"})))
+    body = rpc_error(mcp.request("tools/call", {"name": tool, "arguments": {"query": nested(depth)}}), 200, -32602)
+    assert "nested" in body["error"]["message"]
+    assert "Traceback" not in caplog.text
+
+
+def test_arguments_as_deep_as_allowed_get_the_schemas_own_answer(mcp):
+    body = rpc_error(mcp.request("tools/call", {"name": "svc_whoami", "arguments": {"extra": nested(31)}}), 200, -32602)
+    assert "nested" not in body["error"]["message"]
+    assert "svc_whoami" in body["error"]["message"]
+
+
 @pytest.mark.parametrize("method", ["resources/list", "prompts/list", "nope/nope", "server/discover", "tasks/list"])
 def test_unknown_or_unserved_methods_are_method_not_found(mcp, method):
     body = rpc_error(mcp.request(method), 200, -32601)
@@ -269,6 +292,19 @@ def test_structured_content_breaking_the_output_schema_is_never_sent(mcp, extra_
 def test_tool_needing_a_scope_the_token_lacks_is_403_step_up(mcp, extra_tool):
     extra_tool(name="svc_test_scoped", handler=lambda **kw: {"ok": True}, scope="calls:read")
     response = mcp.request("tools/call", {"name": "svc_test_scoped"})
+    assert_error(response, 403, "insufficient_scope", type_="permission_error")
+    assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope", scope="calls:read"')
+
+
+def test_scope_is_checked_before_the_arguments(mcp, extra_tool):
+    """A token without the tool's scope gets the step-up challenge whatever its arguments hold."""
+    extra_tool(
+        name="svc_test_scoped",
+        handler=lambda **kw: {"ok": True},
+        scope="calls:read",
+        input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+    )
+    response = mcp.request("tools/call", {"name": "svc_test_scoped", "arguments": {"bogus": nested(400)}})
     assert_error(response, 403, "insufficient_scope", type_="permission_error")
     assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope", scope="calls:read"')
 

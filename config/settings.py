@@ -245,6 +245,8 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["apps.api_v1.throttling.BudgetThrottle"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api_v1.negotiation.FastContentNegotiation",
+    # JSON is the only representation: a ?format= naming another answered 404 before the credential was read.
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 SPECTACULAR_SETTINGS = {

@@ -2,7 +2,7 @@
 
 A view names its class with ``ratelimit_class`` (a key of
 ``apps.ratelimit.budgets.CLASSES``, or None for none); otherwise authenticated
-GET/HEAD are reads. Denials raise the limiter's exceptions, which DRF's
+GET, HEAD and OPTIONS (which reads the view's metadata) are reads. Denials raise the limiter's exceptions, which DRF's
 exception handler renders as the envelope. The limiter itself knows nothing
 of DRF or of credentials: this adapter is the /v1 framework's.
 """
@@ -14,7 +14,7 @@ from apps.credentials.principal import Principal
 from apps.ratelimit import budgets, services
 
 UNSET = object()
-READ_METHODS = frozenset({"GET", "HEAD"})
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def view_class(request, view, *, bearer: bool | None = None) -> str | None:

@@ -35,6 +35,26 @@ def test_accept_allowing_json_is_served(api, bearer, accept):
     assert api.get("/v1/me", HTTP_ACCEPT=accept, **bearer).status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/v1/me", "/v1/calls", "/v1/balance", "/v1/rates?to=%2B4915112345678"])
+@pytest.mark.parametrize("value", ["xml", "api", "json"])
+def test_a_format_query_parameter_selects_nothing_and_never_answers_before_the_credential(api, path, value):
+    """JSON is the only representation; ``format`` is an unknown query parameter like any other."""
+    separator = "&" if "?" in path else "?"
+    response = api.get(f"{path}{separator}format={value}")
+    assert_error(response, 401, "invalid_token", type_="authentication_error")
+    assert response["WWW-Authenticate"] == (
+        'Bearer error="invalid_token", resource_metadata="http://testserver/.well-known/oauth-protected-resource/v1"'
+    )
+
+
+@pytest.mark.parametrize("value", ["xml", "api", "json"])
+def test_a_format_query_parameter_is_ignored_with_a_credential(api, bearer, value):
+    response = api.get(f"/v1/me?format={value}", **bearer)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["object"] == "user"
+
+
 @pytest.mark.urls("tests.api_v1.urls_echo")
 class TestPostBodies:
     def test_valid_json_is_accepted(self, api, bearer):

@@ -57,6 +57,8 @@ def requests(ids: dict) -> list[str]:
     return [
         "/v1/me?unknown=1",
         "/v1/me?format=json",
+        "/v1/me?format=xml",
+        "/v1/calls?format=api",
         "/v1/balance?access_token=sk_live_in_the_url",
         "/v1/rates?to=%2B4915112345678",
         "/v1/rates?to=Germany",

@@ -160,3 +160,26 @@ def test_key_management_counts_every_method(api, user, store):
     store.clock.advance(2)
     listed = api.get("/v1/api-keys").json()["data"]
     assert [k["name"] for k in listed] == ["ci"]
+
+
+def test_an_authenticated_options_request_is_a_read_and_is_refused_once_the_budget_is_spent(api, bearer, store):
+    first = api.options("/v1/me", **bearer)
+    assert first.status_code == 200
+    assert first["RateLimit"] == "limit=60, remaining=59, reset=0"
+    assert all(api.get("/v1/me", **bearer).status_code == 200 for _ in range(59))
+    denied = api.options("/v1/me", **bearer)
+    assert denied.status_code == 429
+    assert denied.json()["error"]["code"] == "rate_limited"
+    assert denied["Retry-After"] == "1"
+
+
+def test_a_cors_preflight_is_answered_after_the_budget_is_spent(api, bearer, store):
+    assert all(api.get("/v1/me", **bearer).status_code == 200 for _ in range(60))
+    preflight = api.options(
+        "/v1/me",
+        HTTP_ORIGIN="https://app.example.org",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization",
+    )
+    assert preflight.status_code in (200, 204)
+    assert "access-control-allow-origin" in {name.lower() for name in preflight.headers}

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 from bench.cases import CASES
 from bench.measure import Result
 from bench.memory import Reading, WorkerMemory
-from bench.report import BOUNDS, Run, growth, render, targets
+from bench.report import BOUNDS, TRIED, Run, growth, render, targets
 
 
 def result(name, rps, p99=5.0):
@@ -85,6 +85,8 @@ def test_the_report_names_what_bounds_each_unmet_target():
     text = render(synthetic_run(large_factor=0.9))
     assert "| /mcp svc_whoami / SDK peer whoami | >= 1.80 | 0.63 | NO |" in text
     assert "What bounds the targets not met:" in text
-    assert f"- {BOUNDS['mcp']}" in text
+    assert f"- {BOUNDS['mcp']} Tried: {TRIED['mcp']}" in text
     assert f"- {BOUNDS['growth']}" in text
     assert f"- {BOUNDS['memory']}" not in text  # met: no prose
+    assert TRIED["memory"] not in text
+    assert set(TRIED) == set(BOUNDS)

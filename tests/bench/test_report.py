@@ -85,7 +85,7 @@ def test_the_report_names_what_bounds_each_unmet_target():
     text = render(synthetic_run(large_factor=0.9))
     assert "| /mcp svc_whoami / SDK peer whoami | >= 1.80 | 0.63 | NO |" in text
     assert "What bounds the targets not met:" in text
-    assert f"- {BOUNDS['mcp']} Tried: {TRIED['mcp']}" in text
+    assert f"- {BOUNDS['mcp']} {TRIED['mcp']}" in text
     assert f"- {BOUNDS['growth']}" in text
     assert f"- {BOUNDS['memory']}" not in text  # met: no prose
     assert TRIED["memory"] not in text

@@ -4,7 +4,7 @@ The request nearly every client sends (GET, a bearer credential, JSON or
 anything accepted) is answered with the same bearer lookup and budgets,
 versioning, scope check, handler, renderer and exception handler as the DRF
 view, which cost about a tenth of the request less. Anything else (HEAD,
-OPTIONS, other methods, content negotiation or a ``format`` override, no or a
+OPTIONS, other methods, content negotiation, no or a
 malformed Authorization header) is the DRF view's. Both must answer alike:
 tests compare them request by request (tests/api_v1/test_fast_path.py, and
 tests/accounts/test_me_fast_path.py for /v1/me). The wrapper keeps the view's
@@ -21,7 +21,6 @@ from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from apps.credentials.challenges import insufficient_scope
@@ -51,8 +50,6 @@ def allow_header(view_class) -> str:
 def _takes(request) -> str | None:
     """The bearer secret of a request the fast path answers, else None."""
     if not ENABLED or request.method != "GET" or request.META.get("HTTP_ACCEPT", "") not in FIRST_RENDERER_ACCEPTS:
-        return None
-    if api_settings.URL_FORMAT_OVERRIDE in request.GET:
         return None
     return bearer_from_header(request) or None
 

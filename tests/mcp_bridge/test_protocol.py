@@ -168,19 +168,21 @@ def test_tools_call_without_params_is_invalid_params(mcp):
     rpc_error(mcp.request("tools/call"), 200, -32602)
 
 
-def nested(depth):
-    value = []
+def nested(depth, container=list):
+    value = container()
     for _ in range(depth - 1):
-        value = [value]
+        value = [value] if container is list else {"a": value}
     return value
 
 
+@pytest.mark.parametrize("container", [list, dict])
 @pytest.mark.parametrize("depth", [33, 400, 600])
 @pytest.mark.parametrize("tool", ["svc_whoami", "svc_search_contacts", "svc_get_rate"])
-def test_arguments_nested_deeply_are_invalid_params_never_a_500(tokens, user, caplog, tool, depth):
-    """Any token reaches argument checking; arguments hundreds of levels deep are -32602 like any other."""
+def test_arguments_nested_deeply_are_invalid_params_never_a_500(tokens, user, caplog, tool, depth, container):
+    """Arguments hundreds of levels deep are -32602 like any other invalid arguments."""
     mcp = McpClient(tokens.issue(user, scopes=frozenset({"account:read", "contacts:read", "rates:read"})))
-    body = rpc_error(mcp.request("tools/call", {"name": tool, "arguments": {"query": nested(depth)}}), 200, -32602)
+    arguments = {"query": nested(depth, container)}
+    body = rpc_error(mcp.request("tools/call", {"name": tool, "arguments": arguments}), 200, -32602)
     assert "nested" in body["error"]["message"]
     assert "Traceback" not in caplog.text
 
@@ -304,7 +306,7 @@ def test_scope_is_checked_before_the_arguments(mcp, extra_tool):
         scope="calls:read",
         input_schema={"type": "object", "properties": {}, "additionalProperties": False},
     )
-    response = mcp.request("tools/call", {"name": "svc_test_scoped", "arguments": {"bogus": nested(400)}})
+    response = mcp.request("tools/call", {"name": "svc_test_scoped", "arguments": {"bogus": 1}})
     assert_error(response, 403, "insufficient_scope", type_="permission_error")
     assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope", scope="calls:read"')
 

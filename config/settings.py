@@ -245,7 +245,8 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": ["apps.api_v1.throttling.BudgetThrottle"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api_v1.negotiation.FastContentNegotiation",
-    # JSON is the only representation: a ?format= naming another answered 404 before the credential was read.
+    # JSON is the only representation. With DRF's override on, a ?format= naming any other value
+    # is answered 404 before the credential is read.
     "URL_FORMAT_OVERRIDE": None,
 }
 

@@ -4,8 +4,8 @@ The request nearly every client sends (GET, a bearer credential, JSON or
 anything accepted) is answered with the same bearer lookup and budgets,
 versioning, scope check, handler, renderer and exception handler as the DRF
 view, which cost about a tenth of the request less. Anything else (HEAD,
-OPTIONS, other methods, content negotiation, no or a
-malformed Authorization header) is the DRF view's. Both must answer alike:
+OPTIONS, other methods, content negotiation, no or a malformed Authorization
+header) is the DRF view's. Both must answer alike:
 tests compare them request by request (tests/api_v1/test_fast_path.py, and
 tests/accounts/test_me_fast_path.py for /v1/me). The wrapper keeps the view's
 attributes, so the OpenAPI document still describes the DRF view.

@@ -2,9 +2,10 @@
 
 A view names its class with ``ratelimit_class`` (a key of
 ``apps.ratelimit.budgets.CLASSES``, or None for none); otherwise authenticated
-GET, HEAD and OPTIONS (which reads the view's metadata) are reads. Denials raise the limiter's exceptions, which DRF's
-exception handler renders as the envelope. The limiter itself knows nothing
-of DRF or of credentials: this adapter is the /v1 framework's.
+GET, HEAD and OPTIONS (which reads the view's metadata) are reads. Denials
+raise the limiter's exceptions, which DRF's exception handler renders as the
+envelope. The limiter itself knows nothing of DRF or of credentials: this
+adapter is the /v1 framework's.
 """
 
 from rest_framework.throttling import BaseThrottle

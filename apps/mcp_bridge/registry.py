@@ -165,10 +165,7 @@ def checked_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, An
         raise InvalidArguments(f"Invalid arguments for {spec.name} at {where}: control characters are not allowed")
     if _nested_deeper_than(arguments, MAX_ARGUMENT_DEPTH):
         raise InvalidArguments(f"Invalid arguments for {spec.name}: nested more than {MAX_ARGUMENT_DEPTH} levels deep")
-    try:
-        errors = schema_errors(spec.input_schema, arguments)
-    except RecursionError:
-        raise InvalidArguments(f"Invalid arguments for {spec.name}: nested too deeply") from None
+    errors = schema_errors(spec.input_schema, arguments)
     if errors:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "arguments"

@@ -31,6 +31,9 @@ class EventType(models.TextChoices):
     PASSWORD_RESET = "account.password_reset", "Reset the password by email"
     PASSWORD_CHANGED = "account.password_changed", "Changed the password"
     SHARING_UPDATED = "account.sharing_updated", "Changed sharing settings"
+    # Sensitive actions of an app or key (data.summary says what, e.g. "read 2 messages of +44 20 7183 8750").
+    MESSAGES_READ = "messages.read", "Read messages"
+    TRANSCRIPT_REQUESTED = "transcript.requested", "Requested a call transcript"
 
 
 class ActorType(models.TextChoices):

@@ -85,6 +85,9 @@ REGISTRY: dict[str, ErrorCode] = {
     "invalid_decision": ErrorCode(400, INVALID_REQUEST, "decision must be allow or deny."),
     "connection_not_found": ErrorCode(404, NOT_FOUND, "No such connected app."),
     "insufficient_credits": ErrorCode(402, CREDITS, "Your balance is too low for this operation."),
+    "number_not_opted_in": ErrorCode(
+        403, PERMISSION, "The account holder has not turned on message reading for this number."
+    ),
 }
 
 

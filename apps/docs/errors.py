@@ -255,6 +255,11 @@ GUIDANCE: dict[str, Guidance] = {
         "Reserved for paid operations (none is live): the balance is too low. The body carries billing_url.",
         "Ask the user to top up at billing_url; do not retry until they have.",
     ),
+    "number_not_opted_in": Guidance(
+        "Messages of a number whose sharing switch is off (param number names it): the account holder has not "
+        "let connected apps read that number's messages, or turned it off since. The message names the page.",
+        "Ask the user to turn on message reading for that number on the sharing page; do not retry until they have.",
+    ),
 }
 
 

@@ -12,7 +12,6 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
-
 from apps.core.errors import ApiError
 
 from . import reading, selectors
@@ -132,9 +131,7 @@ class MessageListApi(ResourceListApi):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(listing, request, view=self)
         # The named number is spent whatever the page holds; without one, each number the page read.
-        reading.spend_number_budgets(
-            request=request, number_ids={number.id} if number else {m.number_id for m in page}
-        )
+        reading.spend_number_budgets(request=request, number_ids={number.id} if number else {m.number_id for m in page})
         reading.record_read(principal=principal, messages=page)
         return paginator.get_paginated_response(MessageSerializer(page, many=True).data)
 

@@ -43,9 +43,7 @@ def history_needed(what: str) -> ApiError:
     return ApiError(
         "insufficient_scope",
         f"{what} needs the {HISTORY_SCOPE} scope: without it only the last 60 minutes of messages are readable.",
-        headers={
-            "WWW-Authenticate": www_authenticate(RESOURCE_PATH, error="insufficient_scope", scope=HISTORY_SCOPE)
-        },
+        headers={"WWW-Authenticate": www_authenticate(RESOURCE_PATH, error="insufficient_scope", scope=HISTORY_SCOPE)},
     )
 
 

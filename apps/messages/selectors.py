@@ -137,7 +137,9 @@ def message_list(
         if value is not None
     }
     shape = (principal.livemode, number_id is not None, sender is not None, gte is not None, lt is not None)
-    readable = Listing(_listed, (principal.livemode, False, False, False, False, since is not None), {**account, **window})
+    readable = Listing(
+        _listed, (principal.livemode, False, False, False, False, since is not None), {**account, **window}
+    )
     return Listing(_listed, (*shape, since is not None), {**account, **filters, **window}, cursors=readable)
 
 

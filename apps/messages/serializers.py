@@ -66,9 +66,7 @@ def message_data(message: Message) -> dict:
         "from": message.from_sender,
         "body": message.body,
         "num_segments": message.num_segments,
-        "one_time_code": (
-            {"code": message.code, "domain": message.code_domain or None} if message.code else None
-        ),
+        "one_time_code": ({"code": message.code, "domain": message.code_domain or None} if message.code else None),
         "created": unix_seconds(message.created),
         "livemode": message.livemode,
     }

@@ -33,8 +33,8 @@ def num_segments(body: str) -> int:
     return 1 if units <= single else -(-units // part)
 
 
-def message_receive(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
-    """Store a message ``number`` (a numbers.Number row) received from ``sender`` with ``body``.
+def message_build(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
+    """The message ``number`` (a numbers.Number row) received from ``sender``, unsaved, its code found.
 
     The message is the number's account's and mode's. Raises ValueError for a body
     over ``MAX_BODY`` characters or an empty one (a carrier never delivers either).
@@ -42,7 +42,7 @@ def message_receive(*, number, sender: str, body: str, at: datetime | None = Non
     if not body or len(body) > MAX_BODY:
         raise ValueError(f"a message body is 1 to {MAX_BODY} characters")
     found = detect_code(body)
-    message = Message(
+    return Message(
         user_id=number.user_id,
         livemode=number.livemode,
         created=at or timezone.now(),
@@ -54,6 +54,15 @@ def message_receive(*, number, sender: str, body: str, at: datetime | None = Non
         code=found.code if found else "",
         code_domain=(found.domain or "") if found else "",
     )
+
+
+def message_receive(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
+    """Store a message that arrived: every inbound message enters the inbox here.
+
+    Whatever else must happen when a message arrives (an event for the account's
+    webhook endpoints) belongs in this transaction.
+    """
+    message = message_build(number=number, sender=sender, body=body, at=at)
     with transaction.atomic():
         message.save(force_insert=True)
     return message

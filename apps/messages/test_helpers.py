@@ -6,9 +6,11 @@ and the message goes through the same arrival as a carrier's (``services.message
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, IdempotentMixin, ResourceApi
+from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -33,12 +35,14 @@ def _text(data: dict, name: str) -> str:
     return value
 
 
-class TestMessageApi(IdempotentMixin, ResourceApi):
+class TestMessageApi(IdempotentMixin, APIView):
     """Deliver a simulated SMS to one of your test-mode numbers."""
 
+    permission_classes = [IsAuthenticated, HasScope]
     required_scope = None  # any test-mode key: the mode is the guard
     ratelimit_class = "reads"
     http_method_names = ["post", "options"]
+    # A write: never the reads-only fast path of ResourceApi.
 
     @extend_schema(
         operation_id="test_helpers_deliver_message",

@@ -16,6 +16,7 @@ from apps.credentials.session import SessionOnlyMixin
 from tests.billing.factories import ledger
 from tests.calls.factories import CallFactory, TranscriptFactory
 from tests.contacts.factories import make_contact
+from tests.messages.factories import make_message, make_sms_number
 from tests.numbers.factories import make_caller_id, make_number
 from tests.rates.factories import make_deck
 from tests.support.factories import UserFactory, make_api_key
@@ -31,7 +32,15 @@ def no_budgets(settings):
     settings.RATELIMIT = {**settings.RATELIMIT, "ENABLED": False}
 
 
-EVERY_READ = ["rates:read", "credits:read", "calls:read", "transcripts:read", "contacts:read", "numbers:read"]
+EVERY_READ = [
+    "rates:read",
+    "credits:read",
+    "calls:read",
+    "transcripts:read",
+    "contacts:read",
+    "numbers:read",
+    "messages:read",
+]
 
 
 @pytest.fixture
@@ -43,7 +52,14 @@ def account():
     calls = [CallFactory(user=user, contact_id=contact.id) for _ in range(4)]
     TranscriptFactory(call=calls[0])
     number, caller_id = make_number(user), make_caller_id(user, default=True)
+    sms_number = make_sms_number(user, "+442071838799")
+    message = make_message(sms_number, "Your code is 1234")
+    off = make_sms_number(user, "+442071838798", shared=False)
     ids = {
+        "sms_number": sms_number.id,
+        "message": message.id,
+        "off_message": make_message(off).id,
+        "old_message": make_message(sms_number, ago=7200).id,
         "txn": rows[2].id,
         "call": calls[1].id,
         "contact": contact.id,
@@ -99,6 +115,17 @@ def requests(ids: dict) -> list[str]:
         f"/v1/numbers/{ids['number']}",
         "/v1/numbers/num_nope",
         "/v1/caller_ids",
+        "/v1/messages",
+        f"/v1/messages?number={ids['sms_number']}&limit=1",
+        "/v1/messages?number=%2B442071838798",
+        "/v1/messages?number=num_nope",
+        "/v1/messages?created[gte]=1",
+        "/v1/messages?from=%3Cx%3E",
+        f"/v1/messages?starting_after={ids['old_message']}",
+        f"/v1/messages/{ids['message']}",
+        f"/v1/messages/{ids['off_message']}",
+        f"/v1/messages/{ids['old_message']}",
+        "/v1/messages/msg_nope",
     ]
 
 

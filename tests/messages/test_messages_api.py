@@ -8,6 +8,7 @@ last 60 minutes are readable (403 ``insufficient_scope``, ``scope="messages:hist
 """
 
 import time
+from io import StringIO
 
 import pytest
 
@@ -204,7 +205,9 @@ def test_without_history_the_list_stops_at_sixty_minutes(get, number, live_secre
     assert ids(get("/v1/messages", history_secret)) == [recent.id, old.id]
 
 
-@pytest.mark.parametrize(("param", "seconds_ago"), [("created[gte]", 3700), ("created[lt]", 3600), ("created[lt]", 9000)])
+@pytest.mark.parametrize(
+    ("param", "seconds_ago"), [("created[gte]", 3700), ("created[lt]", 3600), ("created[lt]", 9000)]
+)
 def test_asking_for_older_without_history_is_insufficient_scope(get, number, live_secret, param, seconds_ago):
     response = get("/v1/messages", live_secret, **{param: int(time.time()) - seconds_ago})
     error = assert_error(response, 403, "insufficient_scope", type_="permission_error")
@@ -318,10 +321,10 @@ def test_purge_deletes_messages_past_retention(user, number, settings):
 
     keep = make_message(number, "keep", ago=29 * 86400)
     make_message(number, "gone", ago=31 * 86400)
-    call_command("purge_messages", stdout=open("/dev/null", "w"))
+    call_command("purge_messages", stdout=StringIO())
     assert list(Message.objects.values_list("id", flat=True)) == [keep.id]
     settings.MESSAGE_RETENTION_DAYS = 7
-    call_command("purge_messages", stdout=open("/dev/null", "w"))
+    call_command("purge_messages", stdout=StringIO())
     assert not Message.objects.exists()
 
 

@@ -30,8 +30,9 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(email__iexact=email.strip()).first()
         if user is None:
             raise CommandError(f"No account with the email {email}.")
+        e164 = number
         try:
-            e164 = parse_e164(number)
+            parse_e164(number)
         except ValidationError as error:
             raise CommandError(f"--number: {error.messages[0]}") from None
         if not _SENDER.fullmatch(sender):

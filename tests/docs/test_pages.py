@@ -168,3 +168,15 @@ def test_the_browser_is_told_to_load_nothing_from_another_origin(client, docs_he
     assert policy["img-src"] == "'self' data:"  # the Redoc bundle's CDN logo stays unloaded
     assert policy["connect-src"] == "'self' http://testserver"  # the OpenAPI document at BASE_URL
     assert policy["frame-ancestors"] == "'none'"
+
+
+def test_the_reads_budget_is_said_to_cover_every_v1_read(client, docs_here):
+    # Every bearer GET under /v1 spends it (apps.api_v1.throttling), not GET /v1/me alone.
+    words = text(page(client, "/docs"))
+    assert "GET /v1/me and every /mcp request" not in words
+    assert "every /v1 read" in words
+
+
+def test_the_index_says_how_to_send_a_plus_in_a_url(client, docs_here):
+    words = text(page(client, "/docs"))
+    assert "%2B" in words and "--data-urlencode" in words

@@ -52,9 +52,10 @@ def get_rate(*, principal, arguments) -> dict:
         raise ToolFailure(error.message) from None
     rate = RateSerializer(quote, context={"livemode": principal.livemode}).data
     low, high = _display(quote.per_minute_min, quote.currency), _display(quote.per_minute_max, quote.currency)
+    # A country's is its range: an assistant reading this one field still says what a call costs.
+    per_minute = _display(quote.per_minute, quote.currency) or (low if low == high else f"{low} to {high}")
     shown = {
-        # A country's is its range: an assistant reading this one field still says what a call costs.
-        "per_minute_display": _display(quote.per_minute, quote.currency) or (low if low == high else f"{low} to {high}"),
+        "per_minute_display": per_minute,
         "per_minute_min_display": low,
         "per_minute_max_display": high,
     }

@@ -3,18 +3,16 @@ file outside its folder edited: the app is written into a temporary folder and o
 INSTALLED_APPS (tests/support/scratch_app.py).
 """
 
-import shutil
-
 import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 
 from apps.mcp_bridge import registry
-from tests.architecture.test_import_contracts import ROOT, broken_contracts, run_lint
 from tests.support import scratch_app
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
+from tests.support.import_rules import ROOT, broken_contracts, run_lint, scratch_copy
 from tests.support.mcp import McpClient, install_fake_tokens
 from tests.support.scopes import challenge, every_other_scope
 
@@ -73,11 +71,9 @@ def test_the_system_checks_pass_with_it(voicemails):
 
 
 def _lint_with(tmp_path, extra=None):
-    shutil.copytree(ROOT / "apps", tmp_path / "apps", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
-    shutil.copytree(ROOT / "config", tmp_path / "config", ignore=shutil.ignore_patterns("__pycache__"))
-    scratch_app.write_scratch_app(tmp_path / "apps", extra)
-    return run_lint(tmp_path)
+    root = scratch_copy(tmp_path)
+    scratch_app.write_scratch_app(root / "apps", extra)
+    return run_lint(root)
 
 
 def test_its_import_rules_hold_as_written(tmp_path):

@@ -51,7 +51,7 @@ class VoicemailListApi(ResourceApi):
 
     required_scope = "calls:read"
 
-    @extend_schema(operation_id="list_voicemails", tags=["Voicemails"], summary="List voicemails", responses={200: dict})
+    @extend_schema(operation_id="list_voicemails", tags=["Voicemails"], summary="Voicemails", responses={200: dict})
     def get(self, request):
         return Response({"object": "list", "data": voicemail_list(principal=request.auth), "has_more": False})
 ''',

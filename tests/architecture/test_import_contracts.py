@@ -40,6 +40,12 @@ def a_resource_app() -> str:
     return next(app for app in apps if app not in not_resources)
 
 
+def a_private_module(package: str) -> str:
+    """A module of the package other than its public one."""
+    folder = ROOT / Path(*package.split("."))
+    return min(p.stem for p in folder.glob("*.py") if p.stem not in {"__init__", "public"})
+
+
 def a_breaking_import(contract) -> tuple[str, str]:
     """(module that imports, module imported) that the contract forbids, one of them a new app."""
     kind = contract["type"]
@@ -48,7 +54,8 @@ def a_breaking_import(contract) -> tuple[str, str]:
     if kind == "only":
         return lines(contract["source_modules"])[0], NEW_APP
     if kind == "protected":
-        return NEW_APP, lines(contract["protected_modules"])[0].replace("*", "pagination")
+        package = lines(contract["protected_modules"])[0].removesuffix(".*")
+        return NEW_APP, f"{package}.{a_private_module(package)}"
     if kind == "resources_independent":
         return NEW_APP, a_resource_app()
     if kind == "resources_forbidden":

@@ -6,7 +6,6 @@ Every /v1 route's scope is tests/api_v1/test_resource_routes.py's.
 import pytest
 
 from tests.support.envelope import assert_error
-from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
 from tests.support.scopes import challenge, every_other_scope
 

@@ -18,6 +18,7 @@ RESOURCE_APPS = (
     "apps.calls",
     "apps.contacts",
     "apps.numbers",
+    "apps.webhooks",
 )
 
 # One include under "v1/" holding every app's routes side by side: Django resolves a path one

@@ -10,9 +10,18 @@ from datetime import UTC, datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, IdempotentMixin, ResourceApi, ResourceListApi
+from apps.api_v1.public import (
+    ERROR_REF,
+    IDEMPOTENCY_PARAMETER,
+    HasScope,
+    IdempotentMixin,
+    ResourceApi,
+    ResourceListApi,
+)
 from apps.core.errors import ApiError
 from apps.ratelimit import budgets
 
@@ -55,17 +64,46 @@ def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
     return endpoint
 
 
-class _WebhookApi(IdempotentMixin, ResourceApi):
+class _WebhookActionApi(IdempotentMixin, APIView):
+    """A POST-only action on /v1: bearer credentials and the scope check of a resource view, no read."""
+
+    permission_classes = [IsAuthenticated, HasScope]
     required_scope = SCOPE
     ratelimit_class = budgets.READS
+    http_method_names = ["post", "options"]
 
 
-class WebhookEndpointListApi(IdempotentMixin, ResourceListApi):
+def read_write(read_view, write_view):
+    """One route served by two views: reads by a resource view (with the fast path in front),
+    writes by an idempotent action view (idempotency wraps DRF's cycle, which the fast path skips).
+
+    The route's class, for the OpenAPI document, OPTIONS and route discovery, joins both.
+    """
+    methods = list(dict.fromkeys([*read_view.http_method_names, *write_view.http_method_names]))
+    joined = type(
+        read_view.__name__.removesuffix("Api") + "Route",
+        (write_view, read_view),
+        {
+            "http_method_names": methods,
+            "__module__": read_view.__module__,
+            "__doc__": read_view.__doc__,
+        },
+    )
+    read, write = read_view.as_view(), joined.drf_view()
+
+    def view(request, *args, **kwargs):
+        chosen = read if request.method in ("GET", "HEAD") else write
+        return chosen(request, *args, **kwargs)
+
+    view.cls, view.initkwargs, view.view_class = joined, {}, joined
+    view.fast_path = getattr(read, "fast_path", False)
+    view.csrf_exempt = True
+    return view
+
+
+class WebhookEndpointListApi(ResourceListApi):
     required_scope = SCOPE
-    ratelimit_class = budgets.READS
-    http_method_names = ["get", "post", "head", "options"]
     cursor_id_prefix = ENDPOINT_PREFIX
-    idempotency_redacted_fields = ("secret",)
 
     @extend_schema(
         operation_id="list_webhook_endpoints",
@@ -77,6 +115,10 @@ class WebhookEndpointListApi(IdempotentMixin, ResourceListApi):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.endpoint_list(principal=request.auth), request, view=self)
         return paginator.get_paginated_response([endpoint_payload(e) for e in page])
+
+
+class WebhookEndpointCreateApi(_WebhookActionApi):
+    idempotency_redacted_fields = ("secret",)
 
     @extend_schema(
         operation_id="create_webhook_endpoint",
@@ -99,8 +141,8 @@ class WebhookEndpointListApi(IdempotentMixin, ResourceListApi):
         return Response(endpoint_payload(endpoint, secret=secret), status=status.HTTP_201_CREATED)
 
 
-class WebhookEndpointDetailApi(_WebhookApi):
-    http_method_names = ["get", "post", "delete", "head", "options"]
+class WebhookEndpointDetailApi(ResourceApi):
+    required_scope = SCOPE
 
     @extend_schema(
         operation_id="retrieve_webhook_endpoint",
@@ -110,6 +152,10 @@ class WebhookEndpointDetailApi(_WebhookApi):
     )
     def get(self, request, endpoint_id: str):
         return Response(endpoint_payload(_endpoint_or_404(request, endpoint_id)))
+
+
+class WebhookEndpointChangeApi(_WebhookActionApi):
+    http_method_names = ["post", "delete", "options"]
 
     @extend_schema(
         operation_id="update_webhook_endpoint",
@@ -145,8 +191,7 @@ class WebhookEndpointDetailApi(_WebhookApi):
         return Response(deleted_endpoint_payload(endpoint_id))
 
 
-class WebhookEndpointRotateApi(_WebhookApi):
-    http_method_names = ["post", "options"]
+class WebhookEndpointRotateApi(_WebhookActionApi):
     idempotency_redacted_fields = ("secret",)
 
     @extend_schema(
@@ -168,9 +213,7 @@ class WebhookEndpointRotateApi(_WebhookApi):
         return Response(endpoint_payload(endpoint, secret=secret))
 
 
-class WebhookEndpointTestApi(_WebhookApi):
-    http_method_names = ["post", "options"]
-
+class WebhookEndpointTestApi(_WebhookActionApi):
     @extend_schema(
         operation_id="test_webhook_endpoint",
         tags=ENDPOINT_TAGS,
@@ -276,9 +319,7 @@ class EventDetailApi(ResourceApi):
         return Response(event_payload(_event_or_404(request, event_id)))
 
 
-class EventRedeliverApi(_WebhookApi):
-    http_method_names = ["post", "options"]
-
+class EventRedeliverApi(_WebhookActionApi):
     @extend_schema(
         operation_id="redeliver_event",
         tags=EVENT_TAGS,

@@ -5,8 +5,16 @@ from django.urls import path
 from . import apis
 
 urlpatterns = [
-    path("webhook_endpoints", apis.WebhookEndpointListApi.as_view(), name="v1-webhook-endpoints"),
-    path("webhook_endpoints/<str:endpoint_id>", apis.WebhookEndpointDetailApi.as_view(), name="v1-webhook-endpoint"),
+    path(
+        "webhook_endpoints",
+        apis.read_write(apis.WebhookEndpointListApi, apis.WebhookEndpointCreateApi),
+        name="v1-webhook-endpoints",
+    ),
+    path(
+        "webhook_endpoints/<str:endpoint_id>",
+        apis.read_write(apis.WebhookEndpointDetailApi, apis.WebhookEndpointChangeApi),
+        name="v1-webhook-endpoint",
+    ),
     path(
         "webhook_endpoints/<str:endpoint_id>/rotate_secret",
         apis.WebhookEndpointRotateApi.as_view(),

@@ -205,7 +205,10 @@ class TestReadListDelete:
             assert_error(caller.get(f"/v1/webhook_endpoints/{endpoint_id}"), 404, "not_found", param="endpoint_id")
             assert_error(caller.delete(f"/v1/webhook_endpoints/{endpoint_id}"), 404, "not_found", param="endpoint_id")
             assert_error(
-                caller.post(f"/v1/webhook_endpoints/{endpoint_id}", {"description": "x"}), 404, "not_found", param="endpoint_id"
+                caller.post(f"/v1/webhook_endpoints/{endpoint_id}", {"description": "x"}),
+                404,
+                "not_found",
+                param="endpoint_id",
             )
 
     def test_delete(self, caller):

@@ -3,38 +3,11 @@
 import socket
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.support.dns import FakeDNS
-from tests.support.factories import UserFactory, make_api_key
+from tests.support.factories import UserFactory
 from tests.support.receivers import Receiver
-
-ALL_READS = ["webhooks:manage", "calls:read", "credits:read", "messages:read", "transcripts:read"]
-
-
-class Caller:
-    """A /v1 client with one bearer secret."""
-
-    def __init__(self, secret: str):
-        self.secret = secret
-        self.client = APIClient()
-
-    def _headers(self, extra):
-        return {"HTTP_AUTHORIZATION": f"Bearer {self.secret}", **extra}
-
-    def get(self, path, params=None, **extra):
-        return self.client.get(path, params or {}, **self._headers(extra))
-
-    def post(self, path, data=None, **extra):
-        return self.client.post(path, data if data is not None else {}, format="json", **self._headers(extra))
-
-    def delete(self, path, **extra):
-        return self.client.delete(path, **self._headers(extra))
-
-
-def key_caller(user, *, scopes=ALL_READS, livemode=False) -> tuple:
-    key, secret = make_api_key(user, scopes=scopes, livemode=livemode)
-    return key, Caller(secret)
+from tests.support.webhooks import key_caller
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from django.utils import timezone
 from apps.webhooks.models import WebhookEndpoint
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
-from tests.webhooks.conftest import key_caller
+from tests.support.webhooks import key_caller
 
 pytestmark = pytest.mark.django_db
 

@@ -52,3 +52,32 @@ def other_receiver():
     server = Receiver()
     yield server
     server.close()
+
+
+LIVE_HOST = "hooks.example.test"
+
+
+@pytest.fixture(scope="session")
+def receiver_tls(tmp_path_factory):
+    from cryptography import x509
+
+    from tests import tls
+
+    return tls.make_certificates(
+        tmp_path_factory.mktemp("webhook-tls"),
+        ca_name="Webhook receiver test CA",
+        common_name=LIVE_HOST,
+        alt_names=[x509.DNSName(LIVE_HOST)],
+    )
+
+
+@pytest.fixture
+def live_receiver(receiver_tls, dns, settings):
+    """An https receiver on loopback reached as https://hooks.example.test:PORT, admitted by the
+    test-only settings (no deployment sets them) so that live-mode endpoints can reach it."""
+    settings.WEBHOOK_TEST_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    settings.WEBHOOK_TEST_CA_FILE = str(receiver_tls[0])
+    dns.answers[LIVE_HOST] = ["127.0.0.1"]
+    server = Receiver(tls=receiver_tls[1:])
+    yield server
+    server.close()

@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 from django.core import mail
@@ -159,7 +160,7 @@ class TestSchedule:
         attempts = deliveries(endpoint["id"])
         assert [a.attempt for a in attempts] == [1, 2, 3]
         assert all(a.status == "failed" and a.response_status == 500 for a in attempts)
-        gaps = [(b.scheduled_at - a.scheduled_at).total_seconds() for a, b in zip(attempts, attempts[1:])]
+        gaps = [(b.scheduled_at - a.scheduled_at).total_seconds() for a, b in pairwise(attempts)]
         assert 4.5 <= gaps[0] <= 5.5
         assert 270 <= gaps[1] <= 330
         assert attempts[-1].next_attempt_at is None
@@ -179,7 +180,7 @@ class TestSchedule:
                 run_due()
         attempts = deliveries(endpoint["id"])
         assert len(attempts) == 8
-        gaps = [(b.scheduled_at - a.scheduled_at).total_seconds() for a, b in zip(attempts, attempts[1:])]
+        gaps = [(b.scheduled_at - a.scheduled_at).total_seconds() for a, b in pairwise(attempts)]
         for gap, nominal in zip(gaps, delivery_module.RETRY_DELAYS, strict=True):
             assert nominal * 0.9 <= gap <= nominal * 1.1
         assert WebhookEndpoint.objects.get(pk=endpoint["id"]).enabled  # about 28 h of failures: not yet 5 days

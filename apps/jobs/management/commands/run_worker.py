@@ -40,7 +40,9 @@ class Command(BaseCommand):
         poll = conf.get("POLL_SECONDS") if poll is None else poll
         if poll <= 0:
             raise CommandError("--poll must be more than 0 seconds.")
-        threads = threads or conf.get("THREADS") or (4 if connection.vendor == "postgresql" else 1)
+        # --once (scripts, a caller's own transaction) runs in this thread and connection.
+        default = 4 if connection.vendor == "postgresql" and not once else 1
+        threads = threads or conf.get("THREADS") or default
         if threads < 1:
             raise CommandError("--threads must be at least 1.")
         self.stopping = threading.Event()

@@ -146,15 +146,17 @@ def test_several_workers_never_run_one_row_twice(shared, tmp_path):
     assert Counter(row["status"] for row in shared.jobs().values()) == {JobStatus.SUCCESSFUL: 120}
 
 
-def test_sigterm_finishes_the_row_in_hand_and_gives_back_the_rest(shared, tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sigterm_finishes_the_rows_in_hand_and_gives_back_the_rest(shared, tmp_path, threads):
     with handlers(tests__gate=_noop):
         jobs = [enqueue("tests.gate", {"dir": str(tmp_path), "n": n}) for n in range(4)]
     shared.publish()
-    proc = shared.process()
+    proc = shared.process("--threads", str(threads))
     try:
-        _wait_for(tmp_path / "held", proc)
+        for n in range(threads):
+            _wait_for(tmp_path / f"held-{n}", proc)
         proc.send_signal(signal.SIGTERM)
-        # The worker has its stop request before the row in hand may finish.
+        # The worker has its stop request before the rows in hand may finish.
         (tmp_path / "go").write_text("go")
         out, _ = proc.communicate(timeout=60)
     finally:
@@ -163,8 +165,10 @@ def test_sigterm_finishes_the_row_in_hand_and_gives_back_the_rest(shared, tmp_pa
             proc.wait()
     assert proc.returncode == 0, out
     assert "stopping (signal 15)" in out
-    rows = shared.jobs()
-    first, *rest = (rows[job.id] for job in jobs)
-    assert (first["status"], first["attempts"]) == (JobStatus.SUCCESSFUL, 1)
-    # Given back: due again at once, the attempt not counted.
-    assert [(r["status"], r["attempts"], r["locked_until"]) for r in rest] == [(JobStatus.READY, 0, None)] * 3
+    rows = [shared.jobs()[job.id] for job in jobs]
+    in_hand, rest = rows[:threads], rows[threads:]
+    assert [(r["status"], r["attempts"]) for r in in_hand] == [(JobStatus.SUCCESSFUL, 1)] * threads
+    # Given back or never taken: due again at once, no attempt counted.
+    assert [(r["status"], r["attempts"], r["locked_until"]) for r in rest] == [(JobStatus.READY, 0, None)] * (
+        4 - threads
+    )

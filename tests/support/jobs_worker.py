@@ -7,7 +7,8 @@ runs ``run_due(now=ISO-TIME)`` once and prints how many rows ran. The kinds:
 never returns, unless that file already exists (a later run, after the first was killed):
 then it appends ``again`` and returns. ``tests.record`` appends its payload's ``n`` and
 its pid to the file named in its payload, one line per run. ``tests.gate`` writes the
-file ``held``, then returns once the file ``go`` exists (both in its payload's ``dir``).
+file ``held-N`` (its payload's ``n``), then returns once the file ``go`` exists (both in
+its payload's ``dir``).
 """
 
 import os
@@ -38,7 +39,7 @@ def register():
     @handler("tests.gate", atomic=False)
     def gate(payload):
         folder = Path(payload["dir"])
-        (folder / "held").write_text(str(os.getpid()))
+        (folder / f"held-{payload['n']}").write_text(str(os.getpid()))
         # Waits for the test to signal the worker and open the gate (a state, not a duration).
         while not (folder / "go").exists():
             time.sleep(0.02)

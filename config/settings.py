@@ -4,6 +4,8 @@ Everything that differs between the quick start, CI and production is an
 environment variable; nothing secret has a literal default.
 """
 
+import base64
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -92,14 +94,16 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    "apps.jobs",
     "apps.docs",
-    # Resource apps (each also listed in apps/api_v1/urls.py RESOURCE_APPS).
+    # Resource apps: an app with apis.py serves its urls.py under /v1 (apps/api_v1/discovery.py).
     "apps.rates",
     "apps.billing",
     "apps.calls",
     "apps.contacts",
     "apps.numbers",
     "apps.messages",
+    "apps.webhooks",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
 ]
@@ -192,6 +196,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The server and the worker (make run) write to one file. A transaction takes the write
+    # lock when it begins, so one that reads and then writes waits its turn (up to the busy
+    # timeout) instead of failing at once with "database is locked" when the other holds it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -365,12 +374,37 @@ RATELIMIT = {
     "KEY_PREFIX": env("RATELIMIT_KEY_PREFIX", "rl"),
 }
 
+# Durable work (apps/jobs/conf.py documents the keys and their defaults).
+JOBS = {
+    "LEASE_SECONDS": int(env("JOBS_LEASE_SECONDS", "300")),
+    "MAX_ATTEMPTS": int(env("JOBS_MAX_ATTEMPTS", "8")),
+    "POLL_SECONDS": float(env("JOBS_POLL_SECONDS", "1")),
+}
+
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 
 # Web origins whose pages may call /mcp (the MCP transport's DNS-rebinding
 # guard); empty means the origins of BASE_URL and APP_URL only.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
+
+# Webhooks (docs/webhooks, DESIGN "Webhooks"). Signing secrets are kept encrypted under
+# these Fernet keys, comma-separated: the first encrypts, any decrypts, so a key is rotated
+# by putting a new one first and running `manage.py rotate_webhook_keys`. Without the
+# setting one key is derived from SECRET_KEY (changing SECRET_KEY then loses every
+# endpoint's secret; deployments set WEBHOOK_SECRET_KEYS).
+WEBHOOK_SECRET_KEYS = env_list("WEBHOOK_SECRET_KEYS") or [
+    base64.urlsafe_b64encode(hashlib.sha256(b"webhook-secrets:" + SECRET_KEY.encode()).digest()).decode()
+]
+WEBHOOK_ENDPOINT_LIMIT = 16  # per account and mode
+WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first kilobyte
+WEBHOOK_EVENT_RETENTION_DAYS = 30
+# Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
+# or None once it has ended. Named here so that credentials imports no issuer.
+CREDENTIAL_STANDING = {
+    "api_key": "apps.apikeys.bearer.standing",
+    "oauth": "apps.oauth.tokens.standing",
+}
 
 LOGGING = {
     "version": 1,

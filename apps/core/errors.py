@@ -88,6 +88,15 @@ REGISTRY: dict[str, ErrorCode] = {
     "number_not_opted_in": ErrorCode(
         403, PERMISSION, "The account holder has not turned on message reading for this number."
     ),
+    "webhook_endpoint_limit": ErrorCode(
+        409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
+    ),
+    "invalid_url": ErrorCode(
+        400,
+        INVALID_REQUEST,
+        "url must be an https URL without credentials or a fragment, on a public address "
+        "(test mode also takes http on loopback).",
+    ),
 }
 
 

@@ -260,6 +260,15 @@ GUIDANCE: dict[str, Guidance] = {
         "let connected apps read that number's messages, or turned it off since. The message names the page.",
         "Ask the user to turn on message reading for that number on the sharing page; do not retry until they have.",
     ),
+    "webhook_endpoint_limit": Guidance(
+        "The account already has 16 webhook endpoints in this mode (disabled ones count).",
+        "Delete an endpoint you no longer use, or subscribe an existing one to more event types.",
+    ),
+    "invalid_url": Guidance(
+        "A webhook url that is not https (live mode), carries user:password@ or a #fragment, or resolves to "
+        "an address that is not public. Test mode also takes http on loopback (127.0.0.1, ::1, localhost).",
+        "Use a public https URL; to receive test-mode events on your machine, use http://127.0.0.1:PORT/...",
+    ),
 }
 
 

@@ -9,11 +9,10 @@ reads it), and a read through an app or key that returned messages is an audit e
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.utils import timezone
 
 from apps.api_v1.public import RESOURCE_PATH, has_scope
 from apps.audit.models import EventType
-from apps.audit.services import actor_client, audit_record
+from apps.audit.services import audit_sensitive_action
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.credentials.challenges import www_authenticate
@@ -70,18 +69,15 @@ def spend_number_budgets(*, request, number_ids) -> None:
 
 def record_read(*, principal, messages) -> None:
     """An audit event for each number whose messages the caller just read ("read 2 messages of +44 ...")."""
-    by_number: dict[str, list] = {}
+    by_number: dict[str, int] = {}
     for message in messages:
-        by_number.setdefault(message.to_number, []).append(message.id)
-    for number, ids in by_number.items():
-        count = f"{len(ids)} message" if len(ids) == 1 else f"{len(ids)} messages"
-        audit_record(
+        by_number[message.to_number] = by_number.get(message.to_number, 0) + 1
+    for number, count in by_number.items():
+        said = "1 message" if count == 1 else f"{count} messages"
+        # Numbers and counts only: a body or a code never reaches the audit log.
+        audit_sensitive_action(
+            principal=principal,
             event_type=EventType.MESSAGES_READ,
-            user=principal.user.pk,
-            actor=actor_client(principal.client_id) if principal.client_id else None,
-            client_id=principal.client_id or "",
-            key_id=principal.credential_id if principal.kind == "api_key" else "",
-            # Ids and counts only: a body or a code never reaches the audit log.
-            data={"summary": f"read {count} of {readable(number)}", "number": number, "count": len(ids)},
-            at=timezone.now(),
+            summary=f"read {said} of {readable(number)}",
+            data={"number": number, "count": count},
         )

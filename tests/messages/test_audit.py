@@ -25,10 +25,15 @@ def test_a_key_reading_two_messages_is_one_event_naming_the_number(client, user)
     assert client.get("/v1/messages", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
     (event,) = reads()
     assert event.user_id == user.pk and event.key_id == key.id and event.client_id == ""
-    assert event.data == {"summary": "read 2 messages of +44 20 7183 8750", "number": "+442071838750", "count": 2}
+    assert event.data == {
+        "summary": "read 2 messages of +44 20 7183 8750",
+        "number": "+442071838750",
+        "count": 2,
+        "livemode": True,
+    }
     assert "123456" not in str(event.data)
     page = signed_in(user).get("/settings/activity").content.decode()
-    assert "read 2 messages of +44 20 7183 8750" in page
+    assert "Read 2 messages of +44 20 7183 8750" in page
 
 
 def test_an_app_reading_through_the_tool_is_an_event_of_that_app(settings, user):

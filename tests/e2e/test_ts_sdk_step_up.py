@@ -191,7 +191,10 @@ def test_the_current_sdk_steps_up_and_the_tool_answers(service, ts_sdk):
     first, step_up = pages  # the first connection, then exactly one step-up page
     assert first["new"] == []
     assert "credits:read" in first["ticked"] and "calls:place" not in first["ticked"]
-    assert [e["scope"] for e in assistant.events if e["event"] == "tokens"][0] == "rates:read calls:read"
+    assert [e["scope"] for e in assistant.events if e["event"] == "tokens"] == [
+        "rates:read calls:read",  # the narrowed grant
+        "rates:read calls:read credits:read",  # after the step-up, without a refresh in between
+    ]
     assert step_up["heading"] == "TypeScript Assistant asks for more access"
     assert step_up["order"] == ["credits:read", "rates:read", "calls:read"]
     assert step_up["new"] == ["credits:read"]

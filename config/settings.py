@@ -189,6 +189,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = env(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**6:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0: no bound).")
+    return seconds
+
+
+# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
+# manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")
+DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIMEOUT", "900")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

@@ -5,7 +5,7 @@ from django.urls import include, path
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.urls import catch_all
+from apps.api_v1.urls import CATCH_ALL
 
 
 class SlowView(APIView):
@@ -18,7 +18,7 @@ class SlowView(APIView):
         return Response({"slept": True})
 
 
-urlpatterns = [path("v1/_slow", SlowView.as_view()), path("", include("config.urls")), *catch_all]
+urlpatterns = [path("v1/_slow", SlowView.as_view()), path("", include("config.urls")), *CATCH_ALL]
 
 handler404 = "apps.core.views.handler404"
 handler500 = "apps.core.views.handler500"

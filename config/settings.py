@@ -193,6 +193,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The server and the worker (make run) write to one file. A transaction takes the write
+    # lock when it begins, so one that reads and then writes waits its turn (up to the busy
+    # timeout) instead of failing at once with "database is locked" when the other holds it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 
 
 def env_seconds(name: str, default: str) -> float:

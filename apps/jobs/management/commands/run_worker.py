@@ -88,8 +88,10 @@ class Command(BaseCommand):
             except OperationalError as exc:
                 if connection.vendor != "sqlite" or "locked" not in str(exc).lower():
                     raise
-                # Another writer holds SQLite's one write lock: try again on the next poll.
-                count = 0
+                # Another writer held SQLite's one write lock past the busy timeout: try again.
+                logger.warning("worker %s: %s; trying again", runner.worker_name(), exc)
+                self.stopping.wait(poll)
+                continue
             ran += count
             if once and count == 0:
                 break

@@ -201,6 +201,24 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # lock when it begins, so one that reads and then writes waits its turn (up to the busy
     # timeout) instead of failing at once with "database is locked" when the other holds it.
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = env(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**6:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0: no bound).")
+    return seconds
+
+
+# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
+# manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")
+DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIMEOUT", "900")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

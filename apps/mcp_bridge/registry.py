@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
+from django.db import InterfaceError, OperationalError
 from jsonschema.validators import validator_for
 
 from apps.core.errors import ApiError
@@ -202,6 +203,8 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
             raise  # a budget a tool spends is refused at the HTTP level (docs/spec.md 7.4), as on /v1
         logger.exception("MCP tool %s failed", spec.name)
         return failure_result(UNAVAILABLE)
+    except (OperationalError, InterfaceError):
+        raise  # the database unreachable or a statement past its bound: the view answers 503
     except Exception:
         # Whatever broke stays in the log; the assistant gets a sentence it can relay.
         logger.exception("MCP tool %s failed", spec.name)

@@ -192,7 +192,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
-if REDIS_URL:
+# REDIS_URL names any one node of a Redis Cluster (apps/ratelimit/stores/redis_cluster.py);
+# redis+sentinel://host:port[,host:port]/service[/db] names a primary found through Sentinel.
+REDIS_CLUSTER = env_bool("REDIS_CLUSTER")
+if REDIS_URL and not REDIS_CLUSTER and not REDIS_URL.startswith("redis+sentinel://"):
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
@@ -201,6 +204,7 @@ if REDIS_URL:
         }
     }
 else:
+    # Nothing shared lives in Django's cache: what every process must see is in the limiter's store.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_USER_MODEL = "accounts.User"
@@ -360,6 +364,7 @@ RATELIMIT = {
     "ENABLED": env_bool("RATELIMIT_ENABLED", True),
     "STORE": env("RATELIMIT_STORE"),
     "KEY_PREFIX": env("RATELIMIT_KEY_PREFIX", "rl"),
+    "CLUSTER_CLOCK_SKEW_MS": int(env("RATELIMIT_CLUSTER_CLOCK_SKEW_MS", "1000")),
 }
 
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.

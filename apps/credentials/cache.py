@@ -106,7 +106,7 @@ def entry_for(principal: Principal, *, secret: str, resource_path: str, store) -
     # of the minute since the key was last stamped (none left: the next hit stamps).
     used_key, used_ttl_ms = "", 0
     if principal.kind == "api_key":
-        used_key = store.credential_used_key(credential.id)
+        used_key = store.credential_used_key(credential.id, str(principal.user.pk))
         if credential.last_used_at is not None:
             used_ttl_ms = LAST_USED_MS - int((timezone.now() - credential.last_used_at).total_seconds() * 1000)
     subject = subject_of(None, principal=principal)

@@ -111,6 +111,22 @@ def release(token: str, jobs: Iterable[Job]) -> None:
         )
 
 
+PURGE_BATCH = 1000
+
+
+def purge(*, now: datetime) -> int:
+    """Delete finished rows past their keeping time (``KEEP_*_DAYS``), in bounded batches; returns how many."""
+    removed = 0
+    for status, days in (
+        (JobStatus.SUCCESSFUL, conf.get("KEEP_SUCCESSFUL_DAYS")),
+        (JobStatus.FAILED, conf.get("KEEP_FAILED_DAYS")),
+    ):
+        old = Job.objects.filter(status=status, created__lt=now - timedelta(days=days))
+        while ids := list(old.values_list("id", flat=True)[:PURGE_BATCH]):
+            removed += Job.objects.filter(id__in=ids).delete()[0]
+    return removed
+
+
 def _finish(job: Job, token: str, **fields) -> bool:
     fields.setdefault("finished_at", timezone.now())
     return Job.objects.filter(id=job.id, locked_by=token).update(locked_by="", locked_until=None, **fields) == 1

@@ -31,6 +31,8 @@ class EventType(models.TextChoices):
     PASSWORD_RESET = "account.password_reset", "Reset the password by email"
     PASSWORD_CHANGED = "account.password_changed", "Changed the password"
     SHARING_UPDATED = "account.sharing_updated", "Changed sharing settings"
+    CALL_PLACED = "call.placed", "Placed a call"
+    CALL_ENDED = "call.ended", "Ended a call"
 
 
 class ActorType(models.TextChoices):

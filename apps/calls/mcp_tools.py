@@ -19,6 +19,7 @@ from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status
 from .serializers import CallSerializer
+from .services import call_refresh
 
 LIST_LIMIT_MAX = 10
 LIST_LIMIT_DEFAULT = 5
@@ -204,6 +205,8 @@ def get_call(*, principal, arguments) -> dict:
     call = selectors.call_get(principal=principal, call_id=call_id, contact_names=names)
     if call is None:
         raise _unknown_call(call_id)
+    if call_refresh(call):
+        call = selectors.call_get(principal=principal, call_id=call_id, contact_names=names)
     now = timezone.now()
     item = _call_item(call, CallSerializer(call, context={"now": now}).data, names)
     item["per_minute_display"] = display(call.per_minute_amount_decimal, call.currency)
@@ -350,3 +353,6 @@ svc_get_call_summary = register(
         },
     )
 )
+
+# The callback tools (calls:place) live beside these and register with this module.
+from . import callback_tools  # noqa: E402, F401

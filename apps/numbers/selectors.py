@@ -41,3 +41,7 @@ def number_list_for_sharing(*, user) -> list[Number]:
     return list(
         Number.objects.filter(user_id=user.pk, livemode=True, status=NumberStatus.ACTIVE).order_by("created", "id")
     )
+
+
+def is_caller_id_id(value) -> bool:
+    return isinstance(value, str) and _CALLER_ID_ID.fullmatch(value) is not None

@@ -38,7 +38,7 @@ run: install .secret_key
 	@echo ""
 	@echo "  Service      $(BASE_URL)"
 	@echo "  Sign in      $(APP_URL)/login  as $(DEMO_EMAIL) / $(DEMO_PASSWORD)"
-	@echo "  MCP server   $(BASE_URL)/mcp  (give this URL to an assistant: $(DOCS_URL)/mcp)"
+	@echo "  MCP server   $(BASE_URL)/mcp  (this URL is what you give an assistant; how: $(DOCS_URL)/mcp)"
 	@echo "  REST API     $(BASE_URL)/v1  (reference: $(DOCS_URL)/api)"
 	@echo "  Docs         $(DOCS_URL)"
 	@echo "  API key      make apikey  (a read-only key for the demo account, printed once)"
@@ -47,7 +47,8 @@ run: install .secret_key
 
 # A personal API key for the demo account on stdout (KEY=$$(make -s apikey)); SCOPES="a b" to choose.
 apikey: install .secret_key
-	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)")
+	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)") \
+		--choose-with "make apikey SCOPES="
 
 # -rsx: the run ends by listing every skipped test (and expected failure) with its reason.
 test: install

@@ -93,7 +93,7 @@ INSTALLED_APPS = [
     "apps.ratelimit",
     "apps.audit",
     "apps.docs",
-    # Resource apps (each also listed in apps/api_v1/urls.py RESOURCE_APPS).
+    # Resource apps: an app with apis.py serves its urls.py under /v1 (apps/api_v1/discovery.py).
     "apps.rates",
     "apps.billing",
     "apps.calls",

@@ -78,7 +78,7 @@ def _fast(view_class, drf_view, answer):
             # the credential before the scope (HasScope).
             version_for(request, principal)
             if scope is not None and scope not in principal().scopes:
-                raise insufficient_scope(RESOURCE_PATH, scope)
+                raise insufficient_scope(RESOURCE_PATH, scope, principal=principal())
             response = answer(request, principal(), args, kwargs)
         except Exception as exc:
             response = exception_handler(exc, {"request": request})

@@ -26,7 +26,7 @@ class HasScope(BasePermission):
         principal = request.auth
         if scope is None or (isinstance(principal, Principal) and scope in principal.scopes):
             return True
-        raise insufficient_scope(RESOURCE_PATH, scope)
+        raise insufficient_scope(RESOURCE_PATH, scope, principal=principal)
 
 
 def has_scope(principal: Principal, scope: str) -> bool:

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, RESOURCE_PATH, ResourceApi, ResourceListApi, cursor_parameters, has_scope
 from apps.core.errors import ApiError
-from apps.credentials.challenges import www_authenticate
+from apps.credentials.challenges import missing_scope_message, www_authenticate
 
 from . import selectors
 from .models import CALL_PREFIX, Direction, Status
@@ -24,11 +24,11 @@ def summaries_off_message() -> str:
     )
 
 
-def _expansion_scope_error(scope: str, expansion: str) -> ApiError:
+def _expansion_scope_error(scope: str, expansion: str, principal) -> ApiError:
     # The scope challenge of every other refusal, with the param that asked for it.
     return ApiError(
         "insufficient_scope",
-        f"expand[]={expansion} needs the {scope} scope, which this credential was not given.",
+        missing_scope_message(scope, principal, what=f"expand[]={expansion}"),
         param="expand",
         headers={"WWW-Authenticate": www_authenticate(RESOURCE_PATH, error="insufficient_scope", scope=scope)},
     )
@@ -54,9 +54,9 @@ def _expand(request) -> frozenset[str]:
     expand = frozenset(values)
     principal = request.auth
     if "transcript" in expand and not has_scope(principal, "transcripts:read"):
-        raise _expansion_scope_error("transcripts:read", "transcript")
+        raise _expansion_scope_error("transcripts:read", "transcript", principal)
     if "contact" in expand and not has_scope(principal, "contacts:read"):
-        raise _expansion_scope_error("contacts:read", "contact")
+        raise _expansion_scope_error("contacts:read", "contact", principal)
     return expand
 
 

@@ -6,6 +6,20 @@ import phonenumbers
 from django.core.exceptions import ValidationError
 
 _E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+# A query string decodes an unencoded "+" as a space (HTML forms' encoding, which Django's
+# QueryDict follows), so "?to=+4915112345678" arrives as " 4915112345678".
+# What every message about a number's format adds for callers of a URL (curl, a browser bar).
+URL_PLUS_HINT = "In a URL, write + as %2B (with curl: -G --data-urlencode 'to=+4915112345678')."
+
+
+def from_query(value: str | None) -> str | None:
+    """A phone number (or any destination) as a query string brought it: leading spaces followed by
+    a digit are the ``+`` the caller typed, restored, since a space there has no other reading;
+    anything else is returned as given."""
+    if value is None or not value.startswith(" "):
+        return value
+    rest = value.lstrip(" ")
+    return "+" + rest if rest[:1].isdigit() else value
 
 
 def parse_e164(value: str) -> phonenumbers.PhoneNumber:

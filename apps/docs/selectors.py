@@ -309,7 +309,13 @@ def request_limits() -> list[LimitRow]:
     """The live budgets of docs/spec.md 8.1 and 8.2 that can refuse a request."""
     limited, oauth = "429 rate_limited", "429 temporarily_unavailable"
     rows = [
-        (budgets.READS_PRINCIPAL, "Reads", "GET /v1/me and every /mcp request", "connection or key", limited),
+        (
+            budgets.READS_PRINCIPAL,
+            "Reads",
+            "every /v1 read (GET, HEAD, OPTIONS) with a key or token, and every /mcp request",
+            "connection or key",
+            limited,
+        ),
         (budgets.READS_USER, "Reads", "the same, a user's connections and keys together", "user", limited),
         (budgets.KEY_MANAGEMENT_USER, "Key management", "/v1/api-keys (signed-in session)", "user", limited),
         (budgets.METADATA_IP, "Metadata", "/.well-known/* and /v1/openapi.json", "IP address", limited),

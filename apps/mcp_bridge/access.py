@@ -7,7 +7,7 @@ starts an MCP client's OAuth flow.
 
 from apps.core.errors import ApiError
 from apps.credentials.challenges import MISSING_MESSAGE, insufficient_scope, invalid_token
-from apps.credentials.header import bearer_from_header
+from apps.credentials.header import bearer_from_header, malformed_header_message
 from apps.credentials.principal import Principal
 from apps.credentials.resolvers import resolve_bearer, resolver_for
 from apps.ratelimit import budgets
@@ -26,7 +26,7 @@ def principal_for_request(request) -> Principal:
     if secret is None:
         raise invalid_token(RESOURCE_PATH, MISSING_MESSAGE)
     if not secret:
-        raise invalid_token(RESOURCE_PATH)
+        raise invalid_token(RESOURCE_PATH, malformed_header_message(request))
     found = resolver_for(secret)
     if found is not None and RESOURCE_PATH not in found.resources:
         # A kind of credential that never serves /mcp (API keys), refused by prefix before any

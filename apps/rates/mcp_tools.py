@@ -51,10 +51,13 @@ def get_rate(*, principal, arguments) -> dict:
         # The same sentence REST gives (it names no parameter), as an isError result.
         raise ToolFailure(error.message) from None
     rate = RateSerializer(quote, context={"livemode": principal.livemode}).data
+    low, high = _display(quote.per_minute_min, quote.currency), _display(quote.per_minute_max, quote.currency)
+    # A country's is its range: an assistant reading this one field still says what a call costs.
+    per_minute = _display(quote.per_minute, quote.currency) or (low if low == high else f"{low} to {high}")
     shown = {
-        "per_minute_display": _display(quote.per_minute, quote.currency),
-        "per_minute_min_display": _display(quote.per_minute_min, quote.currency),
-        "per_minute_max_display": _display(quote.per_minute_max, quote.currency),
+        "per_minute_display": per_minute,
+        "per_minute_min_display": low,
+        "per_minute_max_display": high,
     }
     return {**rate, **shown, "spoken": _spoken(quote, rate, shown)}
 
@@ -86,7 +89,10 @@ OUTPUT_SCHEMA = {
         },
         "next_step": {**NULLABLE_STRING, "description": "For a country, what to ask the user for the exact rate."},
         "livemode": {"type": "boolean"},
-        "per_minute_display": {**NULLABLE_STRING, "description": 'The rate to show ("$0.045"); null for a country.'},
+        "per_minute_display": {
+            "type": "string",
+            "description": 'The rate to show ("$0.045"); for a country, its range ("$0.02 to $0.045").',
+        },
         "per_minute_min_display": {"type": "string", "description": "The lowest rate to show."},
         "per_minute_max_display": {"type": "string", "description": "The highest rate to show."},
         "spoken": {"type": "string", "description": "One sentence with the price, for reading aloud."},

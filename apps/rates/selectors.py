@@ -8,6 +8,7 @@ import phonenumbers
 from django.db.models import Max, Min, QuerySet
 
 from apps.core.errors import ApiError
+from apps.core.phones import URL_PLUS_HINT
 from apps.core.sql import CompiledQuery
 
 from .countries import Ambiguous, country_name, country_resolve
@@ -134,10 +135,11 @@ def _number_quote(query: str) -> RateQuote:
     )
 
 
-def _country_quote(query: str) -> RateQuote:
+def _country_quote(query: str, *, from_url: bool) -> RateQuote:
     text = query.strip()
     if text.translate(NUMBER_PUNCTUATION).isdigit():
-        raise _invalid(f"Give numbers in E.164 format, with + and the country code, such as {EXAMPLE}.")
+        hint = f" {URL_PLUS_HINT}" if from_url else ""
+        raise _invalid(f"Give numbers in E.164 format, with + and the country code, such as {EXAMPLE}.{hint}")
     try:
         country = country_resolve(text)
     except Ambiguous as ambiguous:
@@ -161,8 +163,11 @@ def _country_quote(query: str) -> RateQuote:
     return RateQuote(query=query, estimate=True, country=country, **found)
 
 
-def rate_quote(*, query: str | None) -> RateQuote:
+def rate_quote(*, query: str | None, from_url: bool = False) -> RateQuote:
     """The rate for ``query``: an E.164 number (its longest prefix) or a country (an estimate).
+
+    ``from_url``: the query came in a URL, so a message about the number's format says how to
+    write ``+`` there (the caller has already restored a ``+`` sent unencoded: phones.from_query).
 
     Raises ``ApiError``: 400 ``invalid_request`` (param ``to``) for a missing, malformed or
     ambiguous destination, 404 ``not_found`` when the deck prices no such destination.
@@ -175,4 +180,4 @@ def rate_quote(*, query: str | None) -> RateQuote:
         raise _invalid(f"A destination is at most {MAX_QUERY} characters: a phone number or a country.")
     if query.strip().startswith("+"):
         return _number_quote(query)
-    return _country_quote(query)
+    return _country_quote(query, from_url=from_url)

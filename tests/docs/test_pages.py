@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.conf import settings
 
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
 from apps.mcp_bridge.registry import TOOLS, ToolSpec, register, unregister
@@ -168,3 +169,26 @@ def test_the_browser_is_told_to_load_nothing_from_another_origin(client, docs_he
     assert policy["img-src"] == "'self' data:"  # the Redoc bundle's CDN logo stays unloaded
     assert policy["connect-src"] == "'self' http://testserver"  # the OpenAPI document at BASE_URL
     assert policy["frame-ancestors"] == "'none'"
+
+
+def test_the_reads_budget_is_said_to_cover_every_v1_read(client, docs_here):
+    # Every bearer GET under /v1 spends it (apps.api_v1.throttling), not GET /v1/me alone.
+    words = text(page(client, "/docs"))
+    assert "GET /v1/me and every /mcp request" not in words
+    assert "every /v1 read" in words
+
+
+def test_the_index_says_how_to_send_a_plus_in_a_url(client, docs_here):
+    words = text(page(client, "/docs"))
+    assert "%2B" in words and "--data-urlencode" in words
+
+
+def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
+    # Every page of the account navigation, read from the navigation itself.
+    nav = (settings.BASE_DIR / "templates" / "settings" / "nav.html").read_text()
+    labels = [label.lower() for label in re.findall(r">([^<>{}]+)</a>", nav)]
+    assert {"api keys", "billing", "sharing", "activity"} <= set(labels)
+    html = page(client, "/docs/security")
+    in_scope = text(html.split('id="scope"', 1)[1].split("</ul>", 1)[0]).lower()
+    for label in labels:
+        assert label in in_scope, label

@@ -378,6 +378,7 @@ RATELIMIT = {
 }
 
 
+
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 

@@ -7,9 +7,11 @@ code and param; the answers are the serializers' objects, as the MCP tools give 
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, IdempotentMixin, ResourceApi
+from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -34,9 +36,10 @@ def _body(request) -> dict:
 FORBIDDEN = "insufficient_scope: the credential lacks calls:place (see WWW-Authenticate)."
 
 
-class PlaceApi(IdempotentMixin, ResourceApi):
-    """A calls:place write: POST only, idempotent."""
+class PlaceApi(IdempotentMixin, APIView):
+    """A calls:place write: POST only, idempotent; bearer credentials and the scope check, as reads."""
 
+    permission_classes = [IsAuthenticated, HasScope]
     http_method_names = ["post", "options"]
     required_scope = SCOPE
 

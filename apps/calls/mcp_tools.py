@@ -196,6 +196,13 @@ CALL_FIELDS = (
     "amount_display",
     "currency",
     "transcript",
+    "quote",
+    "your_number",
+    "caller_id",
+    "record",
+    "max_duration",
+    "end_reason",
+    "status_transitions",
 )
 
 
@@ -259,6 +266,20 @@ svc_get_call = register(
                 "amount_display": NULLABLE_STRING,
                 "currency": {"type": "string"},
                 "transcript": {**NULLABLE_STRING, "description": "The transcript's id; see svc_get_call_summary."},
+                "quote": {**NULLABLE_STRING, "description": "A callback call's quote (quo_...); null for others."},
+                "your_number": {**NULLABLE_STRING, "description": "A callback call's first leg: the user's phone."},
+                "caller_id": {**NULLABLE_STRING, "description": "A callback call's number shown to the callee."},
+                "record": {"type": "boolean"},
+                "max_duration": {**NULLABLE_INTEGER, "description": "Seconds after which a callback call ends."},
+                "end_reason": {**NULLABLE_STRING, "description": "Why it ended (you_declined, callee_busy, ...)."},
+                "status_transitions": {
+                    "type": "object",
+                    "properties": {
+                        name: NULLABLE_INTEGER for name in ("ringing_you_at", "ringing_at", "answered_at", "ended_at")
+                    },
+                    "required": ["ringing_you_at", "ringing_at", "answered_at", "ended_at"],
+                    "additionalProperties": False,
+                },
                 "contact_names_hidden": {"type": "boolean"},
                 "spoken": {"type": "string", "description": "The call in one sentence, for reading aloud."},
             },

@@ -28,6 +28,8 @@ def test_event_types_are_stable_values():
         "account.password_reset",
         "account.password_changed",
         "account.sharing_updated",
+        "call.placed",
+        "call.ended",
     }
 
 

@@ -42,8 +42,9 @@ run: install .secret_key
 	@echo "  REST API     $(BASE_URL)/v1  (reference: $(DOCS_URL)/api)"
 	@echo "  Docs         $(DOCS_URL)"
 	@echo "  API key      make apikey  (a read-only key for the demo account, printed once)"
+	@echo "  Worker       runs beside the server (durable work: manage.py run_worker); Ctrl-C stops both"
 	@echo ""
-	$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	$(RUN_ENV) $(PY) scripts/run_together.py -- $(PY) manage.py runserver 127.0.0.1:$(PORT) -- $(PY) manage.py run_worker
 
 # A personal API key for the demo account on stdout (KEY=$$(make -s apikey)); SCOPES="a b" to choose.
 apikey: install .secret_key

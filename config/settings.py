@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    "apps.jobs",
     "apps.docs",
     # Resource apps: an app with apis.py serves its urls.py under /v1 (apps/api_v1/discovery.py).
     "apps.rates",
@@ -377,7 +378,12 @@ RATELIMIT = {
     "KEY_PREFIX": env("RATELIMIT_KEY_PREFIX", "rl"),
 }
 
-
+# Durable work (apps/jobs/conf.py documents the keys and their defaults).
+JOBS = {
+    "LEASE_SECONDS": int(env("JOBS_LEASE_SECONDS", "300")),
+    "MAX_ATTEMPTS": int(env("JOBS_MAX_ATTEMPTS", "8")),
+    "POLL_SECONDS": float(env("JOBS_POLL_SECONDS", "1")),
+}
 
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")

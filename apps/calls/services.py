@@ -14,7 +14,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from apps.audit.models import EventType
-from apps.audit.services import Actor, ActorType, audit_event
+from apps.audit.services import audit_sensitive_event
 from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression, hold_build
 from apps.contacts.selectors import contact_get, is_contact_id
 from apps.core.errors import ApiError
@@ -165,17 +165,16 @@ def _usage(row) -> dict:
     }
 
 
-def _actor(principal) -> tuple[Actor, dict]:
-    """Who acts (an app or a key) and the audit row's target fields."""
-    if principal.kind == "oauth":
-        return Actor(ActorType.CLIENT, principal.client_id or ""), {"client_id": principal.client_id or ""}
-    return Actor(ActorType.USER, principal.user.pk), {"key_id": principal.credential_id}
-
-
 def call_audit(principal, event_type: str, call: Call, at: datetime):
-    actor, target = _actor(principal)
-    data = {"call": call.id, "to": call.to_number}
-    return audit_event(event_type=event_type, user=principal.user.pk, actor=actor, data=data, at=at, **target)
+    """The audit row of a call placed or ended by an app or key (shown on Activity and the app's entry)."""
+    verb = "placed" if event_type == EventType.CALL_PLACED else "ended"
+    return audit_sensitive_event(
+        principal=principal,
+        event_type=event_type,
+        summary=f"{verb} a call to {readable(call.to_number)}",
+        data={"call": call.id, "to": call.to_number},
+        at=at,
+    )
 
 
 def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:

@@ -5,6 +5,7 @@ from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
+from apps.core.ids import id_pattern
 
 from . import selectors
 from .models import CONTACT_ID_PREFIX
@@ -14,7 +15,7 @@ from .serializers import ContactSerializer
 
 SCOPE = "contacts:read"
 TAGS = ["Contacts"]
-CONTACT_ID_PATTERN = r"^ct_[0-9A-Za-z]{1,28}$"
+CONTACT_ID_PATTERN = id_pattern(CONTACT_ID_PREFIX)
 
 
 def _error(description: str) -> OpenApiResponse:

@@ -1,22 +1,20 @@
 """Reads of the address book: the one place that filters contacts by the caller's account and mode."""
 
-import re
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
 from apps.core.errors import ApiError
+from apps.core.ids import is_id
 from apps.core.sql import CompiledQuery
 
 from . import search
 from .models import CONTACT_ID_PREFIX, Contact, ContactPhoneNumber, ContactSearchTerm
 
-# Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
-_CONTACT_ID = re.compile(re.escape(CONTACT_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
-
 
 def is_contact_id(value) -> bool:
-    return isinstance(value, str) and _CONTACT_ID.fullmatch(value) is not None
+    # Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
+    return is_id(value, CONTACT_ID_PREFIX)
 
 
 def _account(principal) -> QuerySet[Contact]:

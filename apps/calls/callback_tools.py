@@ -8,6 +8,7 @@ the call the first attempt placed.
 from django.utils import timezone
 
 from apps.core.errors import ApiError
+from apps.core.ids import id_pattern
 from apps.core.money import display
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
@@ -173,7 +174,7 @@ svc_place_call = register(
             "properties": {
                 "quote_id": {
                     "type": "string",
-                    "pattern": f"^{QUOTE_PREFIX}[0-9A-Za-z]{{1,28}}$",
+                    "pattern": id_pattern(QUOTE_PREFIX),
                     "description": "The id of the quote the user agreed to (quo_...).",
                 }
             },

@@ -18,6 +18,7 @@ from apps.audit.services import audit_sensitive_event
 from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression, hold_build
 from apps.contacts.selectors import contact_get, is_contact_id
 from apps.core.errors import ApiError
+from apps.core.ids import is_id
 from apps.core.money import to_minor
 from apps.core.phones import country_of, parse_e164, readable
 from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
@@ -36,13 +37,7 @@ QUOTE_LIFETIME = timedelta(minutes=10)
 
 
 def is_quote_id(value) -> bool:
-    return (
-        isinstance(value, str)
-        and value.startswith(QUOTE_PREFIX)
-        and 4 < len(value) <= 32
-        and value.isascii()
-        and (value[len(QUOTE_PREFIX) :].isalnum())
-    )
+    return is_id(value, QUOTE_PREFIX)
 
 
 def _destination(principal, to) -> tuple[str, str]:

@@ -45,7 +45,8 @@ def test_placing_answers_ringing_you_and_holds_max_amount(placer, owner, clock):
     hold = Hold.objects.get()
     assert hold.id.startswith("hold_") and hold.source == call["id"] and hold.released_at is None
     event = AuditEvent.objects.get(event_type="call.placed")
-    assert event.data == {"call": call["id"], "to": CALLEE} and event.key_id
+    assert event.data["call"] == call["id"] and event.data["to"] == CALLEE and event.key_id
+    assert event.data["summary"] == "placed a call to +1 202-555-0100"
 
 
 def test_the_quote_is_used(placer):

@@ -90,6 +90,15 @@ REGISTRY: dict[str, ErrorCode] = {
     "call_in_progress": ErrorCode(409, INVALID_REQUEST, "A callback call of this account is already live."),
     "spend_limit_exceeded": ErrorCode(403, PERMISSION, "A spend limit of this account has been reached."),
     "destination_not_allowed": ErrorCode(422, CALL, "Calls to this destination are not allowed."),
+    "webhook_endpoint_limit": ErrorCode(
+        409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
+    ),
+    "invalid_url": ErrorCode(
+        400,
+        INVALID_REQUEST,
+        "url must be an https URL without credentials or a fragment, on a public address "
+        "(test mode also takes http on loopback).",
+    ),
 }
 
 

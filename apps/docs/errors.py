@@ -280,6 +280,14 @@ GUIDANCE: dict[str, Guidance] = {
         "The number is one the service does not call: premium-rate, shared-cost, an international network "
         "(+881, +882, +883) or a blocked prefix; param to.",
         "Tell the user the call cannot be placed to that number; another number of the contact may work.",
+    "webhook_endpoint_limit": Guidance(
+        "The account already has 16 webhook endpoints in this mode (disabled ones count).",
+        "Delete an endpoint you no longer use, or subscribe an existing one to more event types.",
+    ),
+    "invalid_url": Guidance(
+        "A webhook url that is not https (live mode), carries user:password@ or a #fragment, or resolves to "
+        "an address that is not public. Test mode also takes http on loopback (127.0.0.1, ::1, localhost).",
+        "Use a public https URL; to receive test-mode events on your machine, use http://127.0.0.1:PORT/...",
     ),
 }
 

@@ -280,6 +280,7 @@ GUIDANCE: dict[str, Guidance] = {
         "The number is one the service does not call: premium-rate, shared-cost, an international network "
         "(+881, +882, +883) or a blocked prefix; param to.",
         "Tell the user the call cannot be placed to that number; another number of the contact may work.",
+    ),
     "webhook_endpoint_limit": Guidance(
         "The account already has 16 webhook endpoints in this mode (disabled ones count).",
         "Delete an endpoint you no longer use, or subscribe an existing one to more event types.",

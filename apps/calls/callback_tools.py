@@ -78,13 +78,11 @@ def place_call(*, principal, arguments) -> dict:
 
 
 def end_call(*, principal, arguments) -> dict:
-    call = selectors.call_get(principal=principal, call_id=arguments["call_id"])
+    call = services.call_end(principal=principal, call_id=arguments["call_id"])
     if call is None:
         raise ToolFailure(f"There is no call {arguments['call_id']} in this account.")
-    was_live = call.is_live
-    call = services.call_end(principal=principal, call=call)
     data = CallSerializer(call, context={"now": timezone.now()}).data
-    if not was_live:
+    if call.end_reason != "ended_by_request":
         line = f"That call had already ended ({call.status})."
     elif data["amount"]:
         line = f"The call is ended ({call.status}); it cost {display(data['amount'], data['currency'])}."

@@ -313,6 +313,7 @@ def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | 
             return None
         call.transcript_ref = None if call.quote_id else _transcript_id(call)
         changed = advance(call, ev.END_REQUESTED, now) if call.is_live else None
+        call.ended_by_this_request = changed is not None
         if changed is None:
             return call
         audit = call_audit(principal, EventType.CALL_ENDED, call, now)

@@ -10,6 +10,7 @@ from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
 from .bases import ResourceApi, ResourceListApi
+from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
 from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
@@ -37,7 +38,10 @@ __all__ = [
     "ResourceListApi",
     "SessionOnlyMixin",
     "cursor_parameters",
+    "expand_objects",
+    "expansion_available",
     "fast_get",
     "has_scope",
     "parse_limit",
+    "register_expansion",
 ]

@@ -131,9 +131,9 @@ class CallListApi(ResourceListApi):
             direction=direction,
             status=status,
             transcripts="transcript" in expand,
-            contact_names="contact" in expand,
         )
-        return self.list(calls, CallSerializer, context={"now": timezone.now(), "expand": expand})
+        context = {"now": timezone.now(), "expand": expand, "principal": request.auth}
+        return self.list(calls, CallSerializer, context=context)
 
 
 class CallDetailApi(ResourceApi):
@@ -157,8 +157,8 @@ class CallDetailApi(ResourceApi):
             principal=request.auth,
             call_id=call_id,
             transcripts="transcript" in expand,
-            contact_names="contact" in expand,
         )
         if call is None:
             raise ApiError("not_found", "No such call.", param="call_id")
-        return Response(CallSerializer(call, context={"now": timezone.now(), "expand": expand}).data)
+        context = {"now": timezone.now(), "expand": expand, "principal": request.auth}
+        return Response(CallSerializer(call, context=context).data)

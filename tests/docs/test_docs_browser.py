@@ -57,6 +57,10 @@ def test_docs_pages_fit_the_screen_and_load_nothing_from_elsewhere(service, sett
                     # Redoc has drawn the document: its title and the /v1/me operation.
                     page.wait_for_selector("#reference h1", timeout=30000)
                     page.get_by_text("/v1/me").first.wait_for(timeout=30000)
+                    # The document's response examples and curl samples are what Redoc shows.
+                    shown = page.evaluate("() => document.getElementById('reference').innerText")
+                    assert "usr_4f9Kq2ZbW7xLmN3pR8sT1vYc" in shown  # GET /v1/me's example
+                    assert "--data-urlencode" in shown and "Authorization: Bearer $KEY" in shown
                 layout = page.evaluate(LAYOUT)
                 where = f"/docs{path} at {width}px"
                 assert layout["scrollWidth"] <= width, f"{where}: document {layout['scrollWidth']}px wide"

@@ -4,6 +4,8 @@ Everything that differs between the quick start, CI and production is an
 environment variable; nothing secret has a literal default.
 """
 
+import base64
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -100,6 +102,7 @@ INSTALLED_APPS = [
     "apps.calls",
     "apps.contacts",
     "apps.numbers",
+    "apps.webhooks",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
 ]
@@ -190,6 +193,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The server and the worker (make run) write to one file. A transaction takes the write
+    # lock when it begins, so one that reads and then writes waits its turn (up to the busy
+    # timeout) instead of failing at once with "database is locked" when the other holds it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = env(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**6:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0: no bound).")
+    return seconds
+
+
+# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
+# manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")
+DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIMEOUT", "900")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -381,6 +407,24 @@ SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 # Web origins whose pages may call /mcp (the MCP transport's DNS-rebinding
 # guard); empty means the origins of BASE_URL and APP_URL only.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
+
+# Webhooks (docs/webhooks, DESIGN "Webhooks"). Signing secrets are kept encrypted under
+# these Fernet keys, comma-separated: the first encrypts, any decrypts, so a key is rotated
+# by putting a new one first and running `manage.py rotate_webhook_keys`. Without the
+# setting one key is derived from SECRET_KEY (changing SECRET_KEY then loses every
+# endpoint's secret; deployments set WEBHOOK_SECRET_KEYS).
+WEBHOOK_SECRET_KEYS = env_list("WEBHOOK_SECRET_KEYS") or [
+    base64.urlsafe_b64encode(hashlib.sha256(b"webhook-secrets:" + SECRET_KEY.encode()).digest()).decode()
+]
+WEBHOOK_ENDPOINT_LIMIT = 16  # per account and mode
+WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first kilobyte
+WEBHOOK_EVENT_RETENTION_DAYS = 30
+# Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
+# or None once it has ended. Named here so that credentials imports no issuer.
+CREDENTIAL_STANDING = {
+    "api_key": "apps.apikeys.bearer.standing",
+    "oauth": "apps.oauth.tokens.standing",
+}
 
 LOGGING = {
     "version": 1,

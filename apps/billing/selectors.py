@@ -4,17 +4,13 @@
 primary key is read.
 """
 
-import re
-
 from django.conf import settings
 from django.db.models import QuerySet
 
 from apps.api_v1.public import Listing
+from apps.core.ids import is_id
 
 from .models import TXN_PREFIX, Balance, BalanceTransaction
-
-# Checked before any query: a malformed id never reaches the database.
-TXN_ID = re.compile(re.escape(TXN_PREFIX) + r"[0-9A-Za-z]{1,28}")
 
 
 def balance_get(*, principal) -> Balance:
@@ -42,6 +38,7 @@ def balance_transaction_list(*, principal, type: str | None = None) -> Listing:
 
 def balance_transaction_get(*, principal, transaction_id: str) -> BalanceTransaction | None:
     """One of the caller's rows in the caller's mode; None for a malformed id, another account's or mode's."""
-    if not isinstance(transaction_id, str) or not TXN_ID.fullmatch(transaction_id):
+    # Checked before any query: a malformed id never reaches the database.
+    if not is_id(transaction_id, TXN_PREFIX):
         return None
     return balance_transaction_list(principal=principal).queryset().filter(pk=transaction_id).first()

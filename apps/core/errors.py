@@ -85,6 +85,15 @@ REGISTRY: dict[str, ErrorCode] = {
     "invalid_decision": ErrorCode(400, INVALID_REQUEST, "decision must be allow or deny."),
     "connection_not_found": ErrorCode(404, NOT_FOUND, "No such connected app."),
     "insufficient_credits": ErrorCode(402, CREDITS, "Your balance is too low for this operation."),
+    "webhook_endpoint_limit": ErrorCode(
+        409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
+    ),
+    "invalid_url": ErrorCode(
+        400,
+        INVALID_REQUEST,
+        "url must be an https URL without credentials or a fragment, on a public address "
+        "(test mode also takes http on loopback).",
+    ),
 }
 
 

@@ -255,6 +255,15 @@ GUIDANCE: dict[str, Guidance] = {
         "Reserved for paid operations (none is live): the balance is too low. The body carries billing_url.",
         "Ask the user to top up at billing_url; do not retry until they have.",
     ),
+    "webhook_endpoint_limit": Guidance(
+        "The account already has 16 webhook endpoints in this mode (disabled ones count).",
+        "Delete an endpoint you no longer use, or subscribe an existing one to more event types.",
+    ),
+    "invalid_url": Guidance(
+        "A webhook url that is not https (live mode), carries user:password@ or a #fragment, or resolves to "
+        "an address that is not public. Test mode also takes http on loopback (127.0.0.1, ::1, localhost).",
+        "Use a public https URL; to receive test-mode events on your machine, use http://127.0.0.1:PORT/...",
+    ),
 }
 
 

@@ -10,6 +10,7 @@ same claim (``locked_by``), so a worker whose lease ran out cannot overwrite the
 outcome of the one that took the row over.
 """
 
+import contextlib
 import logging
 import os
 import random
@@ -18,7 +19,7 @@ import traceback
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -79,7 +80,10 @@ def claim(
     if where:
         due = due.filter(**{f"payload__{key}": value for key, value in where.items()})
     token = f"{worker_name()}:{random_base62(12)}"
-    with transaction.atomic():
+    # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
+    # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
+    locking = connection.features.has_select_for_update_skip_locked
+    with transaction.atomic() if locking else contextlib.nullcontext():
         ids = list(
             due.order_by("run_at", "id").select_for_update(skip_locked=True).values_list("id", flat=True)[:limit]
         )

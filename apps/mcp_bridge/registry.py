@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
+from django.db import InterfaceError, OperationalError
 from jsonschema.validators import validator_for
 
 from apps.core.inputs import find_in_json
@@ -193,6 +194,8 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
         structured = spec.handler(principal=principal, arguments=arguments)
     except ToolFailure as failure:
         return failure_result(failure.message)
+    except (OperationalError, InterfaceError):
+        raise  # the database unreachable or a statement past its bound: the view answers 503
     except Exception:
         # Whatever broke stays in the log; the assistant gets a sentence it can relay.
         logger.exception("MCP tool %s failed", spec.name)

@@ -1,6 +1,7 @@
 """``sat_``/``srt_`` token generation and bearer resolution of access tokens for /v1 and /mcp."""
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from apps.core.ids import looks_like, new_secret
@@ -55,3 +56,31 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         client_id=token.application.client_id,
         credential=token,
     )
+
+
+def standing(*, user_id, credential_id: str) -> frozenset | None:
+    """The scopes of the user's connection to the client ``credential_id``, or None once it has ended.
+
+    A connection holds what its live refresh tokens hold (a narrowing refresh
+    drops a scope from it at once), or, for a grant issued without one, what
+    its unexpired access tokens hold (settings.CREDENTIAL_STANDING).
+    """
+    from .connections.selectors import live_refresh_q
+    from .models import AccessToken, Application, RefreshToken
+
+    now = timezone.now()
+    application = Application.objects.filter(client_id=credential_id).first()
+    if application is None or not application.is_usable(None):
+        return None
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not user_can_act(user):
+        return None
+    rows = {"user_id": user_id, "application": application}
+    scopes = RefreshToken.objects.filter(live_refresh_q(now), **rows).values_list("scope", flat=True)
+    held = {s for scope in scopes for s in scope.split()}
+    if not scopes:
+        tokens = AccessToken.objects.filter(expires__gt=now, **rows).values_list("scope", flat=True)
+        held = {s for scope in tokens for s in scope.split()}
+        if not tokens:
+            return None
+    return frozenset(held)

@@ -55,6 +55,20 @@ def live_refresh_q(now) -> Q:
     )
 
 
+def scopes_held(*, user, application, resource: str, now=None) -> set[str]:
+    """The scopes ``application`` holds on ``user``'s account for ``resource``: those of
+    its live grant families bound to that resource (one query)."""
+    now = now or timezone.now()
+    held: set[str] = set()
+    rows = RefreshToken.objects.filter(live_refresh_q(now), user=user, application=application).values_list(
+        "scope", "resource"
+    )
+    for scope, resources in rows:
+        if resource in (resources or []):
+            held.update(scope.split())
+    return held
+
+
 def _registered_single_host(application: Application) -> str | None:
     """For a family issued before redirect URIs were recorded: the host, when every
     registered URI has the same one (then no other can have been used)."""

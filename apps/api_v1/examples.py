@@ -26,16 +26,20 @@ class Example:
     build: Callable[[], dict]
     query: dict = field(default_factory=dict)
     body: dict | None = None
+    # Path parameters whose value is not the answer's own id (a list under an object, an action).
+    path: dict = field(default_factory=dict)
 
 
 _EXAMPLES: dict[str, Example] = {}
 
 
-def response_example(operation_id: str, *, query: dict | None = None, body: dict | None = None):
+def response_example(
+    operation_id: str, *, query: dict | None = None, body: dict | None = None, path: dict | None = None
+):
     """Registers the decorated function as ``operation_id``'s response example."""
 
     def register(build: Callable[[], dict]) -> Callable[[], dict]:
-        _EXAMPLES[operation_id] = Example(build, dict(query or {}), body)
+        _EXAMPLES[operation_id] = Example(build, dict(query or {}), body, dict(path or {}))
         return build
 
     return register
@@ -55,7 +59,8 @@ def _curl(path: str, method: str, operation: dict, example: Example, answer: dic
     # A path parameter takes the example's own id, so the sample and the answer agree.
     for parameter in operation.get("parameters", []):
         if parameter.get("in") == "path":
-            path = path.replace("{" + parameter["name"] + "}", str(answer.get("id", parameter["name"])))
+            name = parameter["name"]
+            path = path.replace("{" + name + "}", str(example.path.get(name) or answer.get("id", name)))
     lines = [f"curl {'-G ' if method == 'get' and example.query else ''}{settings.BASE_URL}{path}"]
     if method != "get":
         lines[0] = f"curl -X {method.upper()} {settings.BASE_URL}{path}"

@@ -171,6 +171,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every template writes moments alike: {{ value|when }} (apps/core/templatetags/when.py).
+            "builtins": ["apps.core.templatetags.when"],
         },
     },
 ]

@@ -103,6 +103,8 @@ INSTALLED_APPS = [
     "apps.contacts",
     "apps.numbers",
     "apps.webhooks",
+    # The carrier boundary: the telephony core behind one interface, and its simulator.
+    "apps.telephony",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
 ]
@@ -135,6 +137,19 @@ SERVICE_CURRENCY = env("SERVICE_CURRENCY", "usd")
 # A balance below this many minor units of SERVICE_CURRENCY (500 = $5.00, a few calls' worth)
 # answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
 LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
+
+# Callback calls (docs/calls.md). The carrier of live-mode calls, by name (apps/telephony/carriers)
+# or dotted path; test mode is always the simulator.
+TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
+# Who applies the normalized events the carrier reports, by family (the boundary imports no app).
+TELEPHONY_RECEIVERS = {"call": "apps.calls.states.call_apply_carrier_event"}
+# Spend limits (docs/spec.md 8.5), per account and mode, in major units of SERVICE_CURRENCY; the day is UTC's.
+CALL_SPEND_LIMIT_DAILY = env("CALL_SPEND_LIMIT_DAILY", "50.00")
+CALL_SPEND_LIMIT_CREDENTIAL_DAILY = env("CALL_SPEND_LIMIT_CREDENTIAL_DAILY", "20.00")
+CALLS_PER_NUMBER_HOURLY = int(env("CALLS_PER_NUMBER_HOURLY", "5"))
+CALL_DESTINATIONS_DAILY = int(env("CALL_DESTINATIONS_DAILY", "20"))
+# Dialled prefixes (digits after +) never called, besides premium-rate, shared-cost and +881/+882/+883.
+BLOCKED_PREFIXES = [p for p in env("BLOCKED_PREFIXES", "").replace(",", " ").split() if p]
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
@@ -198,6 +213,24 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # lock when it begins, so one that reads and then writes waits its turn (up to the busy
     # timeout) instead of failing at once with "database is locked" when the other holds it.
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = env(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**6:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0: no bound).")
+    return seconds
+
+
+# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
+# manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")
+DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIMEOUT", "900")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -406,7 +439,15 @@ CREDENTIAL_STANDING = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # Requests refused for their size or field count: one line each, never a traceback.
+        **{
+            f"django.security.{refusal}": {"filters": ["refused_request_line"]}
+            for refusal in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }

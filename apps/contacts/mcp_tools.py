@@ -5,7 +5,7 @@ from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS
-from .search import MAX_QUERY_LENGTH, parse_query
+from .search import MAX_QUERY_LENGTH, MAX_QUERY_WORDS, TooManyWords, parse_query
 from .serializers import ContactSerializer
 
 MAX_RESULTS = 5  # docs/spec.md 8.5: contacts limit at most 5
@@ -41,7 +41,11 @@ def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
 def search_contacts(*, principal, arguments) -> dict:
     query = arguments["query"]
     limit = arguments.get("limit", MAX_RESULTS)
-    if parse_query(query) is None:
+    try:
+        parsed = parse_query(query)
+    except TooManyWords as refused:
+        raise ToolFailure(f"The {refused}") from None
+    if parsed is None:
         raise ToolFailure("Give part of the contact's name, or some digits of their phone number, to search for.")
     found = selectors.contact_list(principal=principal, query=query).page(limit=limit + 1)
     data = [ContactSerializer(contact).data for contact in found[:limit]]
@@ -81,7 +85,9 @@ svc_search_contacts = register(
                     "type": "string",
                     "minLength": 1,
                     "maxLength": MAX_QUERY_LENGTH,
-                    "description": "Words of the contact's name, or digits of one of their phone numbers.",
+                    "description": (
+                        f"Up to {MAX_QUERY_WORDS} words of the contact's name, or digits of one of their phone numbers."
+                    ),
                 },
                 "limit": {
                     "type": "integer",

@@ -61,9 +61,11 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
 def standing(*, user_id, credential_id: str) -> frozenset | None:
     """The scopes of the user's connection to the client ``credential_id``, or None once it has ended.
 
-    A connection holds what its live refresh tokens hold (a narrowing refresh
-    drops a scope from it at once), or, for a grant issued without one, what
-    its unexpired access tokens hold (settings.CREDENTIAL_STANDING).
+    A connection holds what its live grant families' latest access tokens hold: a
+    refresh that asked for less drops a scope at once (its refresh token keeps the
+    whole consent, so a later refresh may ask for it again, and then it is held
+    again). A grant issued without a refresh token holds what its unexpired access
+    tokens hold (settings.CREDENTIAL_STANDING).
     """
     from .connections.selectors import live_refresh_q
     from .models import AccessToken, Application, RefreshToken
@@ -76,11 +78,12 @@ def standing(*, user_id, credential_id: str) -> frozenset | None:
     if user is None or not user_can_act(user):
         return None
     rows = {"user_id": user_id, "application": application}
-    scopes = RefreshToken.objects.filter(live_refresh_q(now), **rows).values_list("scope", flat=True)
-    held = {s for scope in scopes for s in scope.split()}
-    if not scopes:
-        tokens = AccessToken.objects.filter(expires__gt=now, **rows).values_list("scope", flat=True)
-        held = {s for scope in tokens for s in scope.split()}
-        if not tokens:
-            return None
-    return frozenset(held)
+    families = list(
+        RefreshToken.objects.filter(live_refresh_q(now), **rows).values_list("scope", "access_token__scope")
+    )
+    if families:
+        return frozenset(s for granted, latest in families for s in (latest if latest is not None else granted).split())
+    tokens = list(AccessToken.objects.filter(expires__gt=now, **rows).values_list("scope", flat=True))
+    if not tokens:
+        return None
+    return frozenset(s for scope in tokens for s in scope.split())

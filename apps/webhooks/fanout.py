@@ -83,5 +83,5 @@ def purge_events(*, now=None) -> int:
     from datetime import timedelta
 
     cutoff = (now or timezone.now()) - timedelta(days=settings.WEBHOOK_EVENT_RETENTION_DAYS)
-    deleted, _ = Event.objects.filter(created__lt=cutoff).delete()
-    return deleted
+    _, deleted = Event.objects.filter(created__lt=cutoff).delete()
+    return deleted.get(Event._meta.label, 0)

@@ -29,7 +29,9 @@ def account_with_history(service):
     issue(user, app, resource=f"{service}/mcp", scope=" ".join(ALL_SCOPES))
     now = timezone.now() - timedelta(minutes=5)
     for n in range(PAGE_SIZE):
-        audit_record(event_type=EventType.API_KEY_ROTATED, user=user, key_id="key_gone", at=now - timedelta(hours=n + 1))
+        audit_record(
+            event_type=EventType.API_KEY_ROTATED, user=user, key_id="key_gone", at=now - timedelta(hours=n + 1)
+        )
     for n in range(3):
         audit_record(
             event_type=EventType.OAUTH_TOKEN_REFRESHED,

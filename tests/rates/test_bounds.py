@@ -2,6 +2,8 @@
 in memory (more words than any country's name is none, before any lookup) and answered with one
 statement; a number is one statement whose IN list is bounded by the longest prefix."""
 
+import contextlib
+
 import pytest
 from django.db import connection
 
@@ -26,11 +28,8 @@ def sent(query) -> list[str]:
         statements.append(sql)
         return execute(sql, params, many, context)
 
-    with connection.execute_wrapper(record):
-        try:
-            rate_quote(query=query)
-        except ApiError:
-            pass
+    with connection.execute_wrapper(record), contextlib.suppress(ApiError):
+        rate_quote(query=query)
     return statements
 
 

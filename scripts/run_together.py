@@ -14,7 +14,8 @@ import subprocess
 import sys
 import time
 
-GRACE_SECONDS = 10
+# How long a command has to stop after SIGTERM before it is killed.
+GRACE_SECONDS = float(os.environ.get("RUN_TOGETHER_GRACE_SECONDS", "10"))
 
 
 class _Stop(Exception):

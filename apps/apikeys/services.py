@@ -15,6 +15,7 @@ from apps.core.ids import digest, new_secret
 from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.credentials.revocation import invalidate_user
 from apps.credentials.scopes import ALL_SCOPES, is_known
+from apps.credentials.signals import credential_ended
 
 from . import ipallow
 from .models import LIVE_PREFIX, TEST_PREFIX, ApiKey
@@ -150,12 +151,14 @@ def apikey_revoke(*, key: ApiKey) -> ApiKey:
             data={"name": key.name},
             at=key.revoked_at,
         )
+        credential_ended.send(sender=ApiKey, user_id=key.user_id, kind="api_key", credential_id=key.pk)
     return key
 
 
 def apikey_revoke_all_for_user(*, user) -> int:
     count = ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
     invalidate_user(user.pk)  # a bulk update sends no signal
+    credential_ended.send(sender=ApiKey, user_id=user.pk, kind="api_key", credential_id=None)
     return count
 
 

@@ -1,11 +1,12 @@
 """svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.core.echo import echoed
 from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS
-from .search import MAX_QUERY_LENGTH, parse_query
+from .search import MAX_QUERY_LENGTH, MAX_QUERY_WORDS, TooManyWords, parse_query
 from .serializers import ContactSerializer
 
 MAX_RESULTS = 5  # docs/spec.md 8.5: contacts limit at most 5
@@ -27,7 +28,7 @@ def _spoken_contact(contact: dict) -> str:
 
 
 def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
-    asked = one_line(query)[:MAX_QUERY_LENGTH]
+    asked = one_line(echoed(query))[:MAX_QUERY_LENGTH]
     if not contacts:
         return f"No contact matches “{asked}”."
     described = [_spoken_contact(c) for c in contacts]
@@ -41,7 +42,11 @@ def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
 def search_contacts(*, principal, arguments) -> dict:
     query = arguments["query"]
     limit = arguments.get("limit", MAX_RESULTS)
-    if parse_query(query) is None:
+    try:
+        parsed = parse_query(query)
+    except TooManyWords as refused:
+        raise ToolFailure(f"The {refused}") from None
+    if parsed is None:
         raise ToolFailure("Give part of the contact's name, or some digits of their phone number, to search for.")
     found = selectors.contact_list(principal=principal, query=query).page(limit=limit + 1)
     data = [ContactSerializer(contact).data for contact in found[:limit]]
@@ -81,7 +86,9 @@ svc_search_contacts = register(
                     "type": "string",
                     "minLength": 1,
                     "maxLength": MAX_QUERY_LENGTH,
-                    "description": "Words of the contact's name, or digits of one of their phone numbers.",
+                    "description": (
+                        f"Up to {MAX_QUERY_WORDS} words of the contact's name, or digits of one of their phone numbers."
+                    ),
                 },
                 "limit": {
                     "type": "integer",

@@ -91,7 +91,7 @@ def address_allowed(ip: str, *, loopback: bool = False, admitted=()) -> bool:
         address = ipaddress.ip_address(ip)
     except ValueError:
         return False
-    if loopback and any(address.version == n.version and address in n for n in LOOPBACK):
+    if loopback and is_loopback(ip):
         return True
     if any(address.version == network.version and address in network for network in REFUSED_NETWORKS):
         return False
@@ -123,17 +123,30 @@ def _getaddrinfo_within(hostname: str, port: int, timeout: float) -> list:
     return outcome["infos"]
 
 
-def resolve_checked(hostname: str, port: int, *, deadline: float, loopback: bool = False, admitted=()) -> list[str]:
+def is_loopback(ip: str) -> bool:
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return False
+    return any(address.version == n.version and address in n for n in LOOPBACK)
+
+
+def resolve_checked(
+    hostname: str, port: int, *, deadline: float, loopback: bool = False, admitted=(), loopback_only: bool = False
+) -> list[str]:
     """The host's addresses, each allowed; raises AddressRefused if any one is not.
 
-    ``deadline`` is a ``time.monotonic()`` instant that covers the lookup.
+    ``deadline`` is a ``time.monotonic()`` instant that covers the lookup;
+    ``loopback_only`` allows loopback addresses and nothing else (plain http in test mode).
     """
     infos = _getaddrinfo_within(hostname, port, deadline - time.monotonic())
     ips = list(dict.fromkeys(info[4][0] for info in infos))
     if not ips:
         raise EgressError("host did not resolve to any address")
     for ip in ips:
-        if not address_allowed(ip, loopback=loopback, admitted=admitted):
+        if loopback_only and not (is_loopback(ip) or ip in admitted):
+            raise AddressRefused(ip)
+        if not address_allowed(ip, loopback=loopback or loopback_only, admitted=admitted):
             raise AddressRefused(ip)
     return ips
 
@@ -180,6 +193,7 @@ def post(
     headers: dict,
     timeout: float,
     loopback: bool = False,
+    loopback_only: bool = False,
     admitted=(),
     ssl_context=None,
     max_body: int = 1024,
@@ -193,7 +207,9 @@ def post(
     deadline = time.monotonic() + timeout
     scheme = url_parts.scheme
     port = url_parts.port or (443 if scheme == "https" else 80)
-    ips = resolve_checked(url_parts.hostname, port, deadline=deadline, loopback=loopback, admitted=admitted)
+    ips = resolve_checked(
+        url_parts.hostname, port, deadline=deadline, loopback=loopback, admitted=admitted, loopback_only=loopback_only
+    )
     path = (url_parts.path or "/") + (f"?{url_parts.query}" if url_parts.query else "")
     default_port = 443 if scheme == "https" else 80
     host_header = url_parts.hostname if ":" not in url_parts.hostname else f"[{url_parts.hostname}]"

@@ -8,6 +8,14 @@ class Scope:
     name: str
     sentence: str
     sensitive: bool = False
+    # Not sensitive by docs/spec.md 2.3, yet a consent page leaves it unticked until the
+    # user ticks it (docs/decisions/consent-defaults.md): it sends account events elsewhere.
+    opt_in: bool = False
+
+    @property
+    def starts_unticked(self) -> bool:
+        """Whether the consent page offers it unticked to an app that does not hold it yet."""
+        return self.sensitive or self.opt_in
 
 
 SCOPES: dict[str, Scope] = {
@@ -42,7 +50,7 @@ SCOPES: dict[str, Scope] = {
             "summaries in your sharing settings.",
             sensitive=True,
         ),
-        Scope("webhooks:manage", "Manage webhooks that notify other services of account events."),
+        Scope("webhooks:manage", "Manage webhooks that notify other services of account events.", opt_in=True),
     )
 }
 

@@ -5,7 +5,8 @@ gives it back when this runs out, so every handler must finish well inside it),
 ``MAX_ATTEMPTS`` (runs before a row is marked failed), ``RETRY_BASE_SECONDS`` and
 ``RETRY_MAX_SECONDS`` (the back-off: base * 2^(attempt-1), capped, ±10 %),
 ``POLL_SECONDS`` (the worker's wait when nothing is due), ``BATCH_SIZE`` (rows a
-claim takes at once).
+claim takes at once), ``THREADS`` (rows a worker runs at once, each thread claiming one
+row at a time; None: 4 on PostgreSQL, 1 on SQLite, which has one writer at a time).
 """
 
 from django.conf import settings
@@ -17,6 +18,7 @@ DEFAULTS = {
     "RETRY_MAX_SECONDS": 3600,
     "POLL_SECONDS": 1.0,
     "BATCH_SIZE": 10,
+    "THREADS": None,
 }
 
 

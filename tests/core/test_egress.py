@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from apps.core import egress
-from tests.oauth.test_cimd_addresses import CASES
+from tests.support.addresses import CASES
 from tests.support.dns import FakeDNS
 from tests.support.receivers import Receiver, Reply
 

@@ -6,6 +6,7 @@ receiver is closed or the hang's seconds pass, in real time: a receiver stands
 for a remote server that is slow, not for the clock under test).
 """
 
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,7 +28,9 @@ class Reply:
 
 
 class Receiver:
-    def __init__(self):
+    """``tls``: (certificate, key) PEM paths to serve https (tests/tls.py makes them)."""
+
+    def __init__(self, tls=None):
         self.requests: list[Received] = []
         self.reply = Reply()
         self.replies: list[Reply] = []  # used first, one a request, then ``reply``
@@ -58,12 +61,22 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.scheme = "http"
+        if tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.scheme = "https"
         self.port = self.server.server_address[1]
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self._thread.start()
 
     def url(self, path="/hooks", host="127.0.0.1"):
-        return f"http://{host}:{self.port}{path}"
+        return f"{self.scheme}://{host}:{self.port}{path}"
+
+    def bodies(self) -> list[bytes]:
+        with self._lock:
+            return [r.body for r in self.requests]
 
     def close(self):
         self._released.set()

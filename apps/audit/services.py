@@ -129,8 +129,9 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
     return event
 
 
-def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None):
-    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement."""
+def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement.
+    ``at``: the moment of the action when it stamps its own rows with it (default now)."""
     event_type = EventType(event_type)
     if event_type not in SENSITIVE_EVENT_TYPES:
         raise ValueError(f"not a sensitive action: {event_type}")
@@ -152,6 +153,7 @@ def audit_sensitive_event(*, principal, event_type: EventType | str, summary: st
         client_id=client_id,
         key_id=key_id,
         data={**(data or {}), "summary": summary[:SUMMARY_MAX], "livemode": bool(principal.livemode)},
+        at=at,
     )
 
 

@@ -31,6 +31,7 @@ PAGES = (
     ("docs-oauth", "/oauth", "OAuth"),
     ("docs-mcp", "/mcp", "MCP server"),
     ("docs-versions", "/versions", "Versions"),
+    ("docs-webhooks", "/webhooks", "Webhooks"),
     ("docs-security", "/security", "Security"),
 )
 
@@ -147,3 +148,8 @@ def asset(request, name: str):
     response = FileResponse(path.open("rb"), content_type=content_type)
     response["Cache-Control"] = ASSET_CACHE_CONTROL
     return response
+
+
+@require_safe
+def webhooks(request):
+    return _page(request, "webhooks.html", "docs-webhooks", **selectors.webhook_facts())

@@ -424,7 +424,15 @@ CREDENTIAL_STANDING = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # Requests refused for their size or field count: one line each, never a traceback.
+        **{
+            f"django.security.{refusal}": {"filters": ["refused_request_line"]}
+            for refusal in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }

@@ -92,6 +92,10 @@ def handle(*, body: bytes, headers: Mapping[str, str], principal) -> Reply:
             modern=modern,
         )
 
+    if modern and (rejection := unsupported_version(header_version)) is not None:
+        # Before the envelope's own checks: a client at a version we do not speak is told which we
+        # do, not that its body lacks what our newest version asks for.
+        return error_reply(request.id, rejection.code, rejection.message, rejection.data, modern=True)
     if modern:
         verdict = modern_verdict(decoded, headers)
         if isinstance(verdict, InboundLadderRejection):
@@ -115,10 +119,25 @@ def acknowledge(decoded: dict, header_version: str | None, *, modern: bool) -> R
         types.JSONRPCNotification.model_validate(decoded)
     except ValidationError:
         return error_reply(None, types.INVALID_REQUEST, "The notification is not a JSON-RPC 2.0 object.", modern=modern)
-    if modern and (rejection := unsupported_protocol_version_rejection(header_version)) is not None:
+    if modern and (rejection := unsupported_version(header_version)) is not None:
         return error_reply(None, rejection.code, rejection.message, rejection.data, modern=True)
     # Stateless: nothing is kept for a notification, so every one is accepted and dropped.
     return Reply(202)
+
+
+SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
+
+
+def unsupported_version(header_version: str) -> InboundLadderRejection | None:
+    """The SDK's -32022 (HTTP 400) for a version header we do not speak, its message naming every
+    version we do (the header's, old and new); its data is the SDK's (``supported``: the versions
+    with the per-request envelope)."""
+    rejection = unsupported_protocol_version_rejection(header_version)
+    if rejection is None:
+        return None
+    spoken = ", ".join(SPOKEN_VERSIONS[:-1]) + f" and {SPOKEN_VERSIONS[-1]}"
+    message = f"Unsupported protocol version in {MCP_PROTOCOL_VERSION_HEADER}. This server speaks {spoken}."
+    return InboundLadderRejection(code=rejection.code, message=message, data=rejection.data)
 
 
 def modern_verdict(decoded: dict, headers: Mapping[str, str]):

@@ -416,3 +416,16 @@ def test_tool_arguments_with_control_characters_are_invalid_params(mcp, value):
         registry.unregister("svc_echo_guard")
     assert body["error"]["code"] == -32602
     assert called == []
+
+
+@pytest.mark.parametrize("method", ["tools/list", "tools/call", "initialize"])
+def test_a_version_header_we_do_not_speak_is_32022_listing_every_version_we_speak(mcp, method):
+    # A plain request, without the 2026 envelope: the version is what is wrong, not the missing _meta.
+    params = {"name": "svc_whoami", "arguments": {}} if method == "tools/call" else {}
+    response = mcp.request(method, params, version="1999-01-01")
+    body = rpc_error(response, 400, -32022)
+    message = body["error"]["message"]
+    assert "_meta" not in message
+    for version in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN):
+        assert version in message
+    assert body["error"]["data"] == {"supported": [MODERN], "requested": "1999-01-01"}

@@ -12,7 +12,16 @@ from apps.ratelimit import budgets
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security", "/docs/webhooks"]
+PAGES = [
+    "/docs",
+    "/docs/api",
+    "/docs/errors",
+    "/docs/oauth",
+    "/docs/mcp",
+    "/docs/versions",
+    "/docs/security",
+    "/docs/webhooks",
+]
 
 
 def page(client, path: str) -> str:

@@ -124,6 +124,13 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
     ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."). Call it
     inside the action's own transaction, so an action that rolls back leaves no row.
     """
+    event = audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data)
+    event.save(force_insert=True)
+    return event
+
+
+def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None):
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement."""
     event_type = EventType(event_type)
     if event_type not in SENSITIVE_EVENT_TYPES:
         raise ValueError(f"not a sensitive action: {event_type}")
@@ -138,7 +145,7 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
         actor = actor_api_key(key_id)
     else:  # the signed-in owner at a page of the service
         actor = actor_user(principal.user)
-    return audit_record(
+    return audit_event(
         event_type=event_type,
         user=principal.user,
         actor=actor,

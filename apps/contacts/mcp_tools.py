@@ -1,5 +1,6 @@
 """svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.core.echo import echoed
 from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
@@ -27,7 +28,7 @@ def _spoken_contact(contact: dict) -> str:
 
 
 def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
-    asked = one_line(query)[:MAX_QUERY_LENGTH]
+    asked = one_line(echoed(query))[:MAX_QUERY_LENGTH]
     if not contacts:
         return f"No contact matches “{asked}”."
     described = [_spoken_contact(c) for c in contacts]

@@ -109,6 +109,9 @@ ALIASES = {
 NOISE_WORDS = frozenset({"and", "the", "of"})
 # Fewer letters than this are matched whole only (CJK names are often two characters).
 MIN_WORD_START = 3
+# No name in LANGUAGES has more than ten words once normalized: more is no country, answered
+# before any lookup, so the work of a lookup does not grow with what is typed.
+MAX_NAME_WORDS = 12
 # "Saint Lucia" and "St. Lucia" are one name.
 WORD_FORMS = {"saint": "st"}
 
@@ -222,7 +225,7 @@ def country_resolve(text: str) -> str | None:
     if len(text.strip()) == 2 and text.strip().upper() in codes:
         return text.strip().upper()
     typed = normalize(text)
-    if not typed:
+    if not typed or typed.count(" ") >= MAX_NAME_WORDS:
         return None
     if typed in english.exact:
         return _one(english.exact[typed])

@@ -20,6 +20,14 @@ CALL_FIELDS = {
     "currency",
     "transcript",
     "livemode",
+    # Callback calls (DESIGN, Phase 3); null or false on the others.
+    "quote",
+    "your_number",
+    "caller_id",
+    "record",
+    "max_duration",
+    "end_reason",
+    "status_transitions",
 }
 
 TRANSCRIPT_FIELDS = {

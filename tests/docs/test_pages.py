@@ -213,3 +213,14 @@ def test_the_site_has_a_favicon(client):
     width, height, _colours, _reserved, _planes, bits, size, offset = struct.unpack("<BBBBHHII", icon[6:22])
     assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
     assert offset == 22 and offset + size == len(icon)
+
+
+def test_the_mcp_page_has_a_table_of_contents_reaching_every_section_and_tool(client, docs_here):
+    html = page(client, "/docs/mcp")
+    contents = html.split('id="contents"', 1)[1].split("</nav>", 1)[0]
+    linked = set(re.findall(r'href="#([^"]+)"', contents))
+    sections = set(re.findall(r'<h[23] id="([^"]+)"', html))
+    tools = set(re.findall(r'<section class="tool" id="([^"]+)"', html))
+    assert sections and tools == set(TOOLS)
+    assert sections | tools <= linked, (sections | tools) - linked
+    assert linked <= sections | tools  # and nothing it links to is missing

@@ -13,7 +13,16 @@ from apps.ratelimit import budgets
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security"]
+PAGES = [
+    "/docs",
+    "/docs/api",
+    "/docs/errors",
+    "/docs/oauth",
+    "/docs/mcp",
+    "/docs/versions",
+    "/docs/security",
+    "/docs/webhooks",
+]
 
 
 def page(client, path: str) -> str:
@@ -193,6 +202,18 @@ def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
     in_scope = text(html.split('id="scope"', 1)[1].split("</ul>", 1)[0]).lower()
     for label in labels:
         assert label in in_scope, label
+
+
+def test_the_webhooks_page_lists_every_event_type_and_the_retry_schedule(client, docs_here):
+    from apps.webhooks.public import EVENT_TYPES
+
+    page = client.get("/docs/webhooks").content.decode()
+    for name, event_type in EVENT_TYPES.items():
+        assert f'id="{name}"' in page
+        if event_type.scope:
+            assert event_type.scope in page
+    assert "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h" in page
+    assert "standardwebhooks" in page and "webhook-signature" in page
 
 
 def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):

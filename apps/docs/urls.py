@@ -19,4 +19,6 @@ urlpatterns = [
     path("docs/versions", views.versions, name="docs-versions"),
     path("docs/security", views.security, name="docs-security"),
     path("docs/assets/<str:name>", views.asset, name="docs-asset"),
+    # Every browser asks for it, on every page of the site.
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

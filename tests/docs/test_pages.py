@@ -1,6 +1,7 @@
 """The pages at {docs_url}: public, in the site's layout, built from the tables the code runs on."""
 
 import re
+import struct
 from unittest import mock
 
 import pytest
@@ -63,7 +64,7 @@ def test_the_reference_is_rendered_from_the_openapi_document_with_a_shipped_bund
     assert bundle.status_code == 200
     assert bundle["Content-Type"].startswith("text/javascript")
     assert "public" in bundle["Cache-Control"]
-    assert b"redoc" in b"".join(bundle.streaming_content)[:100000].lower()
+    assert b"redoc" in bundle.content[:100000].lower()
 
 
 def test_only_the_shipped_assets_are_served(client, docs_here):
@@ -191,3 +192,23 @@ def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
     in_scope = text(html.split('id="scope"', 1)[1].split("</ul>", 1)[0]).lower()
     for label in labels:
         assert label in in_scope, label
+
+
+def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):
+    response = client.get("/docs/assets/redoc.standalone.js")
+    bundle = response.content
+    assert response.status_code == 200 and len(bundle) > 500_000
+    assert b"cdn.redoc.ly" not in bundle
+    assert b"Redoc" in bundle
+
+
+def test_the_site_has_a_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    icon = response.content
+    # An ICO directory of one 32x32 32-bit image whose data follows the directory (Chromium
+    # decodes it: tests/docs/test_docs_browser.py).
+    reserved, kind, count = struct.unpack("<HHH", icon[:6])
+    width, height, _colours, _reserved, _planes, bits, size, offset = struct.unpack("<BBBBHHII", icon[6:22])
+    assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
+    assert offset == 22 and offset + size == len(icon)

@@ -14,7 +14,16 @@ from apps.ratelimit import budgets
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security"]
+PAGES = [
+    "/docs",
+    "/docs/api",
+    "/docs/errors",
+    "/docs/oauth",
+    "/docs/mcp",
+    "/docs/versions",
+    "/docs/security",
+    "/docs/webhooks",
+]
 
 
 def page(client, path: str) -> str:
@@ -194,6 +203,18 @@ def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
         assert label in in_scope, label
 
 
+def test_the_webhooks_page_lists_every_event_type_and_the_retry_schedule(client, docs_here):
+    from apps.webhooks.public import EVENT_TYPES
+
+    page = client.get("/docs/webhooks").content.decode()
+    for name, event_type in EVENT_TYPES.items():
+        assert f'id="{name}"' in page
+        if event_type.scope:
+            assert event_type.scope in page
+    assert "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h" in page
+    assert "standardwebhooks" in page and "webhook-signature" in page
+
+
 def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):
     response = client.get("/docs/assets/redoc.standalone.js")
     bundle = response.content
@@ -212,3 +233,14 @@ def test_the_site_has_a_favicon(client):
     width, height, _colours, _reserved, _planes, bits, size, offset = struct.unpack("<BBBBHHII", icon[6:22])
     assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
     assert offset == 22 and offset + size == len(icon)
+
+
+def test_the_mcp_page_has_a_table_of_contents_reaching_every_section_and_tool(client, docs_here):
+    html = page(client, "/docs/mcp")
+    contents = html.split('id="contents"', 1)[1].split("</nav>", 1)[0]
+    linked = set(re.findall(r'href="#([^"]+)"', contents))
+    sections = set(re.findall(r'<h[23] id="([^"]+)"', html))
+    tools = set(re.findall(r'<section class="tool" id="([^"]+)"', html))
+    assert sections and tools == set(TOOLS)
+    assert sections | tools <= linked, (sections | tools) - linked
+    assert linked <= sections | tools  # and nothing it links to is missing

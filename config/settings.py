@@ -186,6 +186,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every template writes moments alike: {{ value|when }} (apps/core/templatetags/when.py).
+            "builtins": ["apps.core.templatetags.when"],
         },
     },
 ]
@@ -299,7 +301,12 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": BASE_URL}],
-    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess", "apps.apikeys.openapi.postprocess"],
+    "POSTPROCESSING_HOOKS": [
+        "apps.api_v1.openapi.postprocess",
+        "apps.apikeys.openapi.postprocess",
+        # Last: the examples and curl samples read the operations as the hooks above left them.
+        "apps.api_v1.examples.postprocess",
+    ],
     # Our header versioning is not one spectacular knows; the document is unversioned.
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }

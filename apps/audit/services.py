@@ -129,10 +129,8 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
     return event
 
 
-def audit_sensitive_event(
-    *, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None
-) -> AuditEvent:
-    """``audit_sensitive_action``'s row, unsaved: for an action that writes it in its own statement."""
+def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None):
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement."""
     event_type = EventType(event_type)
     if event_type not in SENSITIVE_EVENT_TYPES:
         raise ValueError(f"not a sensitive action: {event_type}")
@@ -154,7 +152,6 @@ def audit_sensitive_event(
         client_id=client_id,
         key_id=key_id,
         data={**(data or {}), "summary": summary[:SUMMARY_MAX], "livemode": bool(principal.livemode)},
-        at=at,
     )
 
 

@@ -132,9 +132,9 @@ class CallListApi(ResourceListApi):
             direction=direction,
             status=status,
             transcripts="transcript" in expand,
-            contact_names="contact" in expand,
         )
-        return self.list(calls, CallSerializer, context={"now": timezone.now(), "expand": expand})
+        context = {"now": timezone.now(), "expand": expand, "principal": request.auth}
+        return self.list(calls, CallSerializer, context=context)
 
 
 class CallDetailApi(ResourceApi):
@@ -158,17 +158,12 @@ class CallDetailApi(ResourceApi):
             principal=request.auth,
             call_id=call_id,
             transcripts="transcript" in expand,
-            contact_names="contact" in expand,
         )
         if call is None:
             raise ApiError("not_found", "No such call.", param="call_id")
         if call_refresh(call):
             # A live callback: the carrier's events already due are applied first (the simulator's
             # without a worker), then the call is read again.
-            call = selectors.call_get(
-                principal=request.auth,
-                call_id=call_id,
-                transcripts="transcript" in expand,
-                contact_names="contact" in expand,
-            )
-        return Response(CallSerializer(call, context={"now": timezone.now(), "expand": expand}).data)
+            call = selectors.call_get(principal=request.auth, call_id=call_id, transcripts="transcript" in expand)
+        context = {"now": timezone.now(), "expand": expand, "principal": request.auth}
+        return Response(CallSerializer(call, context=context).data)

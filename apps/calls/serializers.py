@@ -10,6 +10,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apps.api_v1.public import expand_objects, expansion_available
 from apps.core.money import decimal_string
 from apps.core.timefmt import unix_seconds
 
@@ -46,16 +47,8 @@ TRANSCRIPT_OBJECT_SCHEMA = {
     },
 }
 
-CONTACT_OBJECT_SCHEMA = {
-    "type": "object",
-    "description": "The contact the call was matched to (expand[]=contact).",
-    "required": ["id", "object", "name"],
-    "properties": {
-        "id": {"type": "string", "pattern": "^ct_"},
-        "object": {"type": "string", "enum": ["contact"]},
-        "name": {"type": "string"},
-    },
-}
+# The contact as GET /v1/contacts/{id} writes it (the contacts app's serializer lends it).
+CONTACT_OBJECT_SCHEMA = {"$ref": "#/components/schemas/Contact"}
 
 DELETED_CONTACT_SCHEMA = {
     "type": "object",
@@ -117,14 +110,34 @@ def transcript_object(transcript: Transcript) -> dict:
     }
 
 
-def contact_object(call: Call) -> dict | None:
-    """The expanded contact; needs the ``contact_name`` annotation of the selector."""
+def contact_object(call: Call, expanded: dict[str, dict]) -> dict | None:
+    """The expanded contact: the whole object from ``expanded`` (apps.api_v1.expansions), or a stub
+    when it is gone (or was never the caller's: a stale or foreign id reads as gone)."""
     if not call.contact_id:
         return None
-    name = getattr(call, "contact_name", None)
-    if name is None:
+    found = expanded.get(call.contact_id)
+    if found is None:
         return {"id": call.contact_id, "object": "contact", "deleted": True}
-    return {"id": call.contact_id, "object": "contact", "name": name}
+    return found
+
+
+def expanded_contacts(calls, context: dict) -> dict[str, dict]:
+    """The contacts of ``calls`` for ``expand[]=contact``, read once for a page and kept in the context."""
+    if "contacts" not in context:
+        if not expansion_available("contact"):
+            return {}
+        context["contacts"] = expand_objects(
+            "contact", principal=context["principal"], ids=[call.contact_id for call in calls]
+        )
+    return context["contacts"]
+
+
+class CallListSerializer(serializers.ListSerializer):
+    def to_representation(self, data):
+        calls = list(data)
+        if "contact" in self.context.get("expand", ()):
+            expanded_contacts(calls, self.context)
+        return super().to_representation(calls)
 
 
 def usage_of(call: Call, now) -> Usage:
@@ -149,7 +162,11 @@ class StatusTransitionsSerializer(serializers.Serializer):
 class CallSerializer(serializers.Serializer):
     """A call, inbound or outbound, live or ended; its amount follows the billing rule."""
 
-    # context: "now" (one clock reading for the whole answer), "expand" (a set of EXPANSIONS).
+    # context: "now" (one clock reading for the whole answer), "expand" (a set of EXPANSIONS),
+    # "principal" (whose contacts an expansion reads).
+
+    class Meta:
+        list_serializer_class = CallListSerializer
 
     id = serializers.CharField(help_text="Call id, prefix call_.")
     object = serializers.ChoiceField(choices=["call"])
@@ -215,7 +232,11 @@ class CallSerializer(serializers.Serializer):
             "from": call.from_number,
             "to": call.to_number,
             "to_country": call.to_country or None,
-            "contact": contact_object(call) if "contact" in expand else (call.contact_id or None),
+            "contact": (
+                contact_object(call, expanded_contacts([call], context))
+                if "contact" in expand
+                else (call.contact_id or None)
+            ),
             "created": unix_seconds(call.created),
             "answered_at": unix_seconds(call.answered_at),
             "ended_at": unix_seconds(call.ended_at),

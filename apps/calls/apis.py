@@ -1,4 +1,4 @@
-"""GET /v1/calls and GET /v1/calls/{id} (DESIGN, Phase 2): calls:read; expansions need their own scope."""
+"""GET /v1/calls and GET /v1/calls/{id} (docs/design.md, Phase 2): calls:read; expansions need their own scope."""
 
 from django.conf import settings
 from django.utils import timezone

@@ -1,4 +1,4 @@
-"""The state machine of callback calls (DESIGN, Phase 3; docs/calls.md "States"): one table, one service.
+"""The state machine of callback calls (docs/design.md, Phase 3; docs/calls.md "States"): one table, one service.
 
 Every change of a callback call's state goes through ``call_apply_event``: the carrier's
 normalized events (``apps.telephony``), an end request, the time limit. An event the table

@@ -72,7 +72,7 @@ def _callback(owner, status, *, answered_ago=None, hold=100):
 
 
 def test_the_table_is_docs_calls_md_table():
-    # DESIGN's rows, plus ending a queued call (an end request works on any live call).
+    # docs/design.md's rows, plus ending a queued call (an end request works on any live call).
     expected = {(f, e): (t, r) for f, e, t, r in ROWS} | {
         ("queued", ev.END_REQUESTED): ("canceled", "ended_by_request")
     }

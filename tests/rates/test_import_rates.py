@@ -1,4 +1,4 @@
-"""manage.py import_rates (DESIGN, Phase 2): the whole deck replaced in one transaction; a file with
+"""manage.py import_rates (docs/design.md, Phase 2): the whole deck replaced in one transaction; a file with
 any bad row refused, naming its line, and the old deck left in place; 60,000 rows; the demo deck."""
 
 from decimal import Decimal

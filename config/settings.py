@@ -55,7 +55,7 @@ _base_host = urlsplit(BASE_URL).hostname or "127.0.0.1"
 _app_host = urlsplit(APP_URL).hostname or _base_host
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or sorted({_base_host, _app_host, "127.0.0.1", "localhost"})
 
-# Transport security follows BASE_URL, never DEBUG (DESIGN.md).
+# Transport security follows BASE_URL, never DEBUG (docs/design.md).
 SECURE_TRANSPORT = urlsplit(BASE_URL).scheme == "https"
 SESSION_COOKIE_SECURE = SECURE_TRANSPORT
 CSRF_COOKIE_SECURE = SECURE_TRANSPORT
@@ -425,7 +425,7 @@ SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 # guard); empty means the origins of BASE_URL and APP_URL only.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 
-# Webhooks (docs/webhooks, DESIGN "Webhooks"). Signing secrets are kept encrypted under
+# Webhooks (docs/webhooks, docs/design.md "Webhooks"). Signing secrets are kept encrypted under
 # these Fernet keys, comma-separated: the first encrypts, any decrypts, so a key is rotated
 # by putting a new one first and running `manage.py rotate_webhook_keys`. Without the
 # setting one key is derived from SECRET_KEY (changing SECRET_KEY then loses every

@@ -114,17 +114,18 @@ def audit_sign_in(*, user, request, succeeded: bool, page: str) -> AuditEvent:
     )
 
 
-def audit_sensitive_action(*, principal, event_type: EventType | str, summary: str, data: dict | None = None):
+def audit_sensitive_action(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
     """Record a sensitive action an app or API key took for its owner, and return the row.
 
     ``principal`` is the caller of the request (apps.credentials.principal.Principal):
     the row names its app (OAuth) or key and shows on Activity and on the app's
     own entry on Connected apps. ``event_type`` is one of SENSITIVE_EVENT_TYPES;
     ``summary`` the sentence the owner reads, lower case, naming what was touched
-    ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."). Call it
+    ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."); ``at`` the
+    moment of the action when the action stamps its rows with it (default: now). Call it
     inside the action's own transaction, so an action that rolls back leaves no row.
     """
-    event = audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data)
+    event = audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data, at=at)
     event.save(force_insert=True)
     return event
 

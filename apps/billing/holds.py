@@ -1,4 +1,4 @@
-"""Holds and the charge of a call (DESIGN, Phase 3), as parts of the caller's own transaction.
+"""Holds and the charge of a call (docs/design.md, Phase 3), as parts of the caller's own transaction.
 
 A callback call holds its ``max_amount`` while it is live and is charged its answered time
 when it ends, in one ``call`` ledger row, the hold released in the same transaction. The

@@ -67,7 +67,7 @@ class Balance(models.Model):
 
 
 class BalanceTransaction(models.Model):
-    """One movement of the balance (DESIGN: ``balance_transaction``). Append-only."""
+    """One movement of the balance (docs/design.md: ``balance_transaction``). Append-only."""
 
     id = models.CharField(primary_key=True, max_length=32, default=new_txn_id, editable=False)
     # Leads both indexes below, so it needs none of its own. PROTECT: the ledger is the
@@ -107,7 +107,7 @@ def new_hold_id() -> str:
 
 
 class Hold(models.Model):
-    """Credit set aside for a live call (DESIGN, Phase 3): counted against the available balance
+    """Credit set aside for a live call (docs/design.md, Phase 3): counted against the available balance
     until it is released, when the call ends and its answered time is charged.
 
     A hold never moves the balance itself; the ledger row of the charge does. Written and

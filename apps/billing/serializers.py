@@ -1,4 +1,4 @@
-"""The ``balance`` and ``balance_transaction`` objects (DESIGN, Phase 2), for REST and MCP alike.
+"""The ``balance`` and ``balance_transaction`` objects (docs/design.md, Phase 2), for REST and MCP alike.
 
 ``to_representation`` builds each object directly (no field machinery per
 row); the declared fields document it in the OpenAPI document.

@@ -1,6 +1,6 @@
-"""POST /v1/quotes, POST /v1/calls, POST /v1/calls/{id}/end (DESIGN, Phase 3): scope calls:place.
+"""POST /v1/quotes, POST /v1/calls, POST /v1/calls/{id}/end (docs/design.md, Phase 3): scope calls:place.
 
-Views stay thin: the services refuse in DESIGN's order, each refusal an ApiError with its
+Views stay thin: the services refuse in docs/design.md's order, each refusal an ApiError with its
 code and param; the answers are the serializers' objects, as the MCP tools give them.
 """
 

@@ -1,4 +1,4 @@
-"""svc_quote_call, svc_place_call, svc_end_call (DESIGN, Phase 3): the REST operations' services and objects.
+"""svc_quote_call, svc_place_call, svc_end_call (docs/design.md, Phase 3): the REST operations' services and objects.
 
 The quote's id is the placement's idempotency key: a quote is placed at most once, so a
 retried svc_place_call can never place a second call; it gets an isError result naming

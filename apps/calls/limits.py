@@ -1,4 +1,4 @@
-"""Spend limits and what a call may last (DESIGN, Phase 3; docs/spec.md 8.5; values in settings).
+"""Spend limits and what a call may last (docs/design.md, Phase 3; docs/spec.md 8.5; values in settings).
 
 Per account and mode, over callback calls (those placed from a quote, whatever their
 outcome): a daily cap of the account (``CALL_SPEND_LIMIT_DAILY``) and of each key or app
@@ -26,7 +26,7 @@ from apps.core.phones import readable
 from .models import LIVE_STATUSES, Call
 from .pricing import amount_for, billed_seconds
 
-MAX_DURATION = 4 * 3600  # seconds (DESIGN: the least of 4 hours and what credit and caps buy)
+MAX_DURATION = 4 * 3600  # seconds (docs/design.md: the least of 4 hours and what credit and caps buy)
 HOUR = timedelta(hours=1)
 
 

@@ -1,4 +1,4 @@
-"""svc_list_calls, svc_get_call, svc_get_call_summary (DESIGN, Phase 2).
+"""svc_list_calls, svc_get_call, svc_get_call_summary (docs/design.md, Phase 2).
 
 Each tool reads through the same selectors and serializer as GET /v1/calls and
 /v1/calls/{id}, then projects the REST object onto the tool's output and adds

@@ -1,4 +1,4 @@
-"""Calls and their transcripts (DESIGN, Phase 2).
+"""Calls and their transcripts (docs/design.md, Phase 2).
 
 Rows are written by the telephony core (outside this service), the admin and
 ``manage.py seed_demo``; this service reads them. A call stores the facts

@@ -1,4 +1,4 @@
-"""The call and transcript objects (DESIGN, Phase 2), shared by the REST views and the MCP tools.
+"""The call and transcript objects (docs/design.md, Phase 2), shared by the REST views and the MCP tools.
 
 The serializers document the objects for the OpenAPI document;
 ``to_representation`` builds each one directly, with one clock reading per

@@ -1,4 +1,4 @@
-"""Writes of callback calls (DESIGN, Phase 3): quoting, placing, ending. States change in ``states``.
+"""Writes of callback calls (docs/design.md, Phase 3): quoting, placing, ending. States change in ``states``.
 
 Placing and ending lock the account's balance row (``apps.billing.holds.balance_lock``)
 before they read anything they check: every placement of one account and mode queues on
@@ -78,7 +78,7 @@ def _price_of(rate) -> tuple[Price, object]:
 
 
 def quote_create(*, principal, to, caller_id=None, record: bool = False, now: datetime | None = None) -> Quote:
-    """A quote for a callback call to ``to``; refusals in DESIGN's order, each with its code and param."""
+    """A quote for a callback call to ``to``; refusals in docs/design.md's order, each with its code and param."""
     now = now or timezone.now()
     user_id, livemode = principal.user.pk, principal.livemode
     if caller_id is not None and not isinstance(caller_id, str):

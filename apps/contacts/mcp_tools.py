@@ -1,4 +1,4 @@
-"""svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
+"""svc_search_contacts (docs/design.md, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
 from apps.core.echo import echoed
 from apps.core.phones import readable

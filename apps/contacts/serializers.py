@@ -1,4 +1,4 @@
-"""The ``contact`` object (DESIGN, Phase 2), for REST and MCP alike.
+"""The ``contact`` object (docs/design.md, Phase 2), for REST and MCP alike.
 
 ``to_representation`` builds the object directly; the declared fields document
 it in the OpenAPI document.

@@ -403,3 +403,27 @@ def authorization_server() -> dict:
 
 def protected_resources() -> list[str]:
     return list(permitted_resources())
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:g} min"
+    return f"{seconds / 3600:g} h"
+
+
+def webhook_facts() -> dict:
+    """The event types and the retry schedule of /docs/webhooks, from the webhooks app's tables."""
+    from apps.webhooks.public import EVENT_TYPES, FAILING_AFTER, JITTER, RETRY_DELAYS, TEST_MODE_RETRY_DELAYS
+
+    return {
+        "event_types": list(EVENT_TYPES.values()),
+        "retries": [_duration(d) for d in RETRY_DELAYS],
+        "test_retries": [_duration(d) for d in TEST_MODE_RETRY_DELAYS],
+        "jitter_percent": round(JITTER * 100),
+        "failing_days": FAILING_AFTER.days,
+        "endpoint_limit": settings.WEBHOOK_ENDPOINT_LIMIT,
+        "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
+        "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
+    }

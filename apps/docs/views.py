@@ -38,6 +38,7 @@ PAGES = (
     ("docs-oauth", "/oauth", "OAuth"),
     ("docs-mcp", "/mcp", "MCP server"),
     ("docs-versions", "/versions", "Versions"),
+    ("docs-webhooks", "/webhooks", "Webhooks"),
     ("docs-security", "/security", "Security"),
 )
 
@@ -169,3 +170,8 @@ def favicon(request):
     response = HttpResponse(favicon_ico(), content_type="image/x-icon")
     response["Cache-Control"] = ASSET_CACHE_CONTROL
     return response
+
+
+@require_safe
+def webhooks(request):
+    return _page(request, "webhooks.html", "docs-webhooks", **selectors.webhook_facts())

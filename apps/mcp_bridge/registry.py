@@ -96,10 +96,6 @@ def register(spec: ToolSpec) -> ToolSpec:
     return spec
 
 
-def unregister(name: str) -> None:
-    TOOLS.pop(name, None)
-
-
 def tool_get(name: str) -> ToolSpec:
     try:
         return TOOLS[name]

@@ -1,4 +1,4 @@
-"""svc_list_numbers (DESIGN, Phase 2): the account's active numbers and its caller IDs, as REST lists them."""
+"""svc_list_numbers (docs/design.md, Phase 2): the account's active numbers and its caller IDs, as REST lists them."""
 
 from babel import Locale
 

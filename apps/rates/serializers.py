@@ -1,4 +1,4 @@
-"""The ``rate`` object (DESIGN, Phase 2): one shape for a number's rate and a country's estimate."""
+"""The ``rate`` object (docs/design.md, Phase 2): one shape for a number's rate and a country's estimate."""
 
 from rest_framework import serializers
 

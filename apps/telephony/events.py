@@ -1,4 +1,4 @@
-"""Normalized carrier events: what any carrier reports, in one vocabulary (DESIGN, Phase 3).
+"""Normalized carrier events: what any carrier reports, in one vocabulary (docs/design.md, Phase 3).
 
 A carrier adapter translates its own callbacks (Twilio's ``CallStatus`` and ``Digits``,
 a simulator's script) into these and hands them to ``deliver``; the app that owns the

@@ -1,4 +1,4 @@
-"""``/carrier/<name>/<what>``: where a real carrier's callbacks land, outside /v1 (DESIGN, Phase 3).
+"""``/carrier/<name>/<what>``: where a real carrier's callbacks land, outside /v1 (docs/design.md, Phase 3).
 
 The adapter checks the carrier's signature and translates; each normalized event goes to
 its receiver. Nothing here knows a call's states.

@@ -1,4 +1,4 @@
-"""GET /v1/balance (DESIGN, Phase 2): the object, low_balance at its threshold, modes and accounts apart."""
+"""GET /v1/balance (docs/design.md, Phase 2): the object, low_balance at its threshold, modes and accounts apart."""
 
 import pytest
 

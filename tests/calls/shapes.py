@@ -1,4 +1,4 @@
-"""The exact field sets of the objects (DESIGN, Phase 2)."""
+"""The exact field sets of the objects (docs/design.md, Phase 2)."""
 
 CALL_FIELDS = {
     "id",
@@ -20,7 +20,7 @@ CALL_FIELDS = {
     "currency",
     "transcript",
     "livemode",
-    # Callback calls (DESIGN, Phase 3); null or false on the others.
+    # Callback calls (docs/design.md, Phase 3); null or false on the others.
     "quote",
     "your_number",
     "caller_id",

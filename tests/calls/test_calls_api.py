@@ -1,4 +1,4 @@
-"""GET /v1/calls and GET /v1/calls/{id} (DESIGN, Phase 2): shapes, filters, pagination, ids, modes."""
+"""GET /v1/calls and GET /v1/calls/{id} (docs/design.md, Phase 2): shapes, filters, pagination, ids, modes."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""expand[]=transcript and expand[]=contact on both call endpoints (DESIGN, Phase 2).
+"""expand[]=transcript and expand[]=contact on both call endpoints (docs/design.md, Phase 2).
 
 transcript needs transcripts:read (else 403 insufficient_scope naming it) and the
 account's call-summaries switch (off: 403 forbidden, param expand, naming the

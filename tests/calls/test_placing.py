@@ -1,4 +1,4 @@
-"""POST /v1/calls and POST /v1/calls/{id}/end: refusals in DESIGN's order, the hold, the charge, isolation."""
+"""POST /v1/calls and POST /v1/calls/{id}/end: refusals in docs/design.md's order, the hold, the charge, isolation."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""POST /v1/quotes: the quote object, and each refusal in DESIGN's order with its code and param."""
+"""POST /v1/quotes: the quote object, and each refusal in docs/design.md's order with its code and param."""
 
 from datetime import timedelta
 

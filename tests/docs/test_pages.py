@@ -2,18 +2,28 @@
 
 import re
 import struct
+from unittest import mock
 
 import pytest
 from django.conf import settings
 
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
-from apps.mcp_bridge.registry import TOOLS, ToolSpec, register, unregister
+from apps.mcp_bridge.registry import TOOLS, ToolSpec, register
 from apps.oauth.discovery import security_txt
 from apps.ratelimit import budgets
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security"]
+PAGES = [
+    "/docs",
+    "/docs/api",
+    "/docs/errors",
+    "/docs/oauth",
+    "/docs/mcp",
+    "/docs/versions",
+    "/docs/security",
+    "/docs/webhooks",
+]
 
 
 def page(client, path: str) -> str:
@@ -87,8 +97,9 @@ def test_the_mcp_page_names_the_server_url_and_every_tool_of_the_registry(client
         assert client_name in html
 
 
+@mock.patch.dict(TOOLS)
 def test_a_new_tool_appears_on_the_mcp_page_with_its_scope_and_inputs(client, docs_here):
-    spec = register(
+    register(
         ToolSpec(
             name="svc_docs_probe",
             title="Docs probe",
@@ -104,10 +115,7 @@ def test_a_new_tool_appears_on_the_mcp_page_with_its_scope_and_inputs(client, do
             scope="contacts:read",
         )
     )
-    try:
-        html = page(client, "/docs/mcp")
-    finally:
-        unregister(spec.name)
+    html = page(client, "/docs/mcp")
     section = text(html[html.index('id="svc_docs_probe"') :].split("</section>")[0])
     assert "Docs probe" in section and "Only for this test." in section
     assert "contacts:read" in section and SCOPES["contacts:read"].sentence in section
@@ -193,6 +201,18 @@ def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
     in_scope = text(html.split('id="scope"', 1)[1].split("</ul>", 1)[0]).lower()
     for label in labels:
         assert label in in_scope, label
+
+
+def test_the_webhooks_page_lists_every_event_type_and_the_retry_schedule(client, docs_here):
+    from apps.webhooks.public import EVENT_TYPES
+
+    page = client.get("/docs/webhooks").content.decode()
+    for name, event_type in EVENT_TYPES.items():
+        assert f'id="{name}"' in page
+        if event_type.scope:
+            assert event_type.scope in page
+    assert "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h" in page
+    assert "standardwebhooks" in page and "webhook-signature" in page
 
 
 def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):

@@ -1,4 +1,4 @@
-"""The one interface of a carrier (DESIGN, Phase 3 "The carrier boundary").
+"""The one interface of a carrier (docs/design.md, Phase 3 "The carrier boundary").
 
 A carrier adapter translates between this interface and one telephony provider: it never
 decides a call's state, never bills, never reads our tables. It reports what happened as

@@ -19,6 +19,7 @@ from apps.billing.holds import balance_lock, charge_build, hold_release_statemen
 from apps.core.phones import readable
 from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
 from apps.telephony import events as ev
+from apps.webhooks.public import publish
 
 from .models import Call, EndReason, Status
 from .pricing import call_usage
@@ -151,6 +152,22 @@ def call_save_change(call: Call, changed: list[str], *, audit=None) -> None:
     for obj in (charge, audit):
         if obj is not None:
             inserted(obj, connection)
+    _publish_change(call, changed)
+
+
+# The states an account's webhooks hear of (docs/webhooks), with the event of each.
+EVENT_OF_STATUS = {S.RINGING_YOU: "call.ringing_you", S.IN_PROGRESS: "call.in_progress"}
+
+
+def _publish_change(call: Call, changed: list[str]) -> None:
+    """The webhook event of this change, in its transaction: committed with the state or not at all."""
+    from .serializers import CallSerializer
+
+    type_name = "call.ended" if ended_now(call, changed) else EVENT_OF_STATUS.get(call.status)
+    if type_name is None:
+        return
+    now = call.ended_at or timezone.now()
+    publish(call.user_id, type_name, CallSerializer(call, context={"now": now}).data, livemode=call.livemode)
 
 
 def _final_amount(call: Call) -> int:

@@ -202,3 +202,39 @@ def test_the_timeline_is_the_table():
         (19, ev.TIME_LIMIT),
     ]
     assert simulator.timeline(your="+12025550190", to="+12025550100", max_duration=600) == [(30, ev.YOU_NO_ANSWER)]
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "event_type"),
+    [
+        ("queued", ev.YOU_RINGING, "call.ringing_you"),
+        ("ringing", ev.CALLEE_ANSWERED, "call.in_progress"),
+        ("in_progress", ev.CALLEE_HUNG_UP, "call.ended"),
+        ("ringing_you", ev.YOU_DECLINED, "call.ended"),
+    ],
+)
+def test_a_state_change_publishes_its_webhook_event_in_its_transaction(owner, clock, status, kind, event_type):
+    from apps.webhooks.models import Event
+
+    call = _callback(owner, status, answered_ago=timedelta(seconds=30) if status == "in_progress" else None)
+    call_apply_event(call_id=call.id, kind=kind, at=clock.at)
+    event = Event.objects.get()
+    assert (event.type, event.user_id, event.livemode) == (event_type, owner.pk, True)
+    assert event.data["id"] == call.id and event.data["object"] == "call"
+    assert event.data["status"] == Call.objects.get(pk=call.pk).status
+
+
+def test_a_ringing_call_answered_by_you_publishes_nothing(owner, clock):
+    from apps.webhooks.models import Event
+
+    call = _callback(owner, "ringing_you")
+    call_apply_event(call_id=call.id, kind=ev.YOU_PRESSED_1, at=clock.at)  # ringing: no event type
+    assert not Event.objects.exists()
+
+
+def test_an_ignored_event_publishes_nothing(owner, clock):
+    from apps.webhooks.models import Event
+
+    call = _callback(owner, "completed")
+    call_apply_event(call_id=call.id, kind=ev.CALLEE_ANSWERED, at=clock.at)
+    assert not Event.objects.exists()

@@ -131,7 +131,8 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
 
 
 def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
-    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement."""
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement.
+    ``at``: the moment of the action when it stamps its own rows with it (default now)."""
     event_type = EventType(event_type)
     if event_type not in SENSITIVE_EVENT_TYPES:
         raise ValueError(f"not a sensitive action: {event_type}")

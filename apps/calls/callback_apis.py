@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
 from apps.core.errors import ApiError
 
-from . import selectors, services
+from . import services
 from .apis import CALL_ID_PARAMETER, CallListApi
 from .serializers import CallSerializer, QuoteSerializer
 
@@ -148,8 +148,7 @@ class CallEndApi(PlaceApi):
         responses={200: CallSerializer, 403: _error(FORBIDDEN), 404: _error("not_found (param call_id).")},
     )
     def post(self, request, call_id: str):
-        call = selectors.call_get(principal=request.auth, call_id=call_id)
+        call = services.call_end(principal=request.auth, call_id=call_id)
         if call is None:
             raise ApiError("not_found", "No such call.", param="call_id")
-        call = services.call_end(principal=request.auth, call=call)
         return Response(CallSerializer(call, context={"now": timezone.now()}).data)

@@ -5,6 +5,7 @@ retried svc_place_call can never place a second call; it gets an isError result 
 the call the first attempt placed.
 """
 
+from django.db import transaction
 from django.utils import timezone
 
 from apps.core.errors import ApiError
@@ -66,7 +67,9 @@ PLACED_SPOKEN = "Your phone is ringing now; answer and press 1 to connect to {to
 
 def place_call(*, principal, arguments) -> dict:
     try:
-        call = services.call_place(principal=principal, quote_id=arguments["quote_id"])
+        # Its own transaction (a savepoint inside another): a refusal leaves nothing behind.
+        with transaction.atomic():
+            call = services.call_place(principal=principal, quote_id=arguments["quote_id"])
     except ApiError as error:
         raise _failure(error) from None
     data = CallSerializer(call, context={"now": call.created}).data
@@ -78,13 +81,12 @@ def place_call(*, principal, arguments) -> dict:
 
 
 def end_call(*, principal, arguments) -> dict:
-    call = selectors.call_get(principal=principal, call_id=arguments["call_id"])
+    with transaction.atomic():
+        call = services.call_end(principal=principal, call_id=arguments["call_id"])
     if call is None:
         raise ToolFailure(f"There is no call {arguments['call_id']} in this account.")
-    was_live = call.is_live
-    call = services.call_end(principal=principal, call=call)
     data = CallSerializer(call, context={"now": timezone.now()}).data
-    if not was_live:
+    if not call.ended_by_this_request:
         line = f"That call had already ended ({call.status})."
     elif data["amount"]:
         line = f"The call is ended ({call.status}); it cost {display(data['amount'], data['currency'])}."

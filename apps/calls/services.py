@@ -30,7 +30,8 @@ from apps.telephony.carriers.base import CallbackRequest, CarrierRefused
 
 from .destinations import destination_check
 from .limits import Price, credits_check, limits_check, longest_call, usage_annotations
-from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, new_call_id
+from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, Transcript, new_call_id
+from .selectors import calls_of, is_call_id
 from .states import advance, call_save_change
 
 QUOTE_LIFETIME = timedelta(minutes=10)
@@ -284,6 +285,7 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         if obj is not None:
             inserted(obj, connection)
     quote.call_id = call.id
+    call.transcript_ref = None  # a new call has none: the serializer needs no query to say so
     return call
 
 
@@ -295,21 +297,32 @@ def call_refresh(call: Call) -> bool:
     return True
 
 
-def call_end(*, principal, call, now: datetime | None = None) -> Call:
-    """End one of the principal's calls (``call``, as read by its selector): before the answer it is
-    canceled, in progress completed, already ended unchanged."""
-    call_refresh(call)
+def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | None:
+    """End one of the principal's calls: before the answer it is canceled, in progress completed,
+    already ended unchanged. None when the principal has no such call.
+
+    The carrier's events already due are applied first, so a call that ended on its own is
+    not ended again (nor billed to now)."""
+    if not is_call_id(call_id):
+        return None
+    carrier_for(livemode=principal.livemode).refresh(call_id=call_id, ref="", livemode=principal.livemode)
     now = now or timezone.now()
     with transaction.atomic(savepoint=False):
-        locked = Call.objects.select_for_update().filter(pk=call.pk).first()
-        if locked is None or not locked.is_live:
-            return locked or call
-        changed = advance(locked, ev.END_REQUESTED, now)
+        call = calls_of(principal).select_for_update().filter(pk=call_id).first()
+        if call is None:
+            return None
+        call.transcript_ref = None if call.quote_id else _transcript_id(call)
+        changed = advance(call, ev.END_REQUESTED, now) if call.is_live else None
+        call.ended_by_this_request = changed is not None
         if changed is None:
-            return locked
-        audit = call_audit(principal, EventType.CALL_ENDED, locked, now)
-        call_save_change(locked, changed, audit=audit)
-        carrier = carrier_for(livemode=locked.livemode)
-        ref = locked.carrier_ref
-        transaction.on_commit(lambda: carrier.end(call_id=locked.id, ref=ref, livemode=locked.livemode))
-    return locked
+            return call
+        audit = call_audit(principal, EventType.CALL_ENDED, call, now)
+        call_save_change(call, changed, audit=audit)
+        carrier = carrier_for(livemode=call.livemode)
+        ref = call.carrier_ref
+        transaction.on_commit(lambda: carrier.end(call_id=call.id, ref=ref, livemode=call.livemode))
+    return call
+
+
+def _transcript_id(call: Call) -> str | None:
+    return Transcript.objects.filter(call_id=call.pk).values_list("id", flat=True).first()

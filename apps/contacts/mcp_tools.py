@@ -2,6 +2,7 @@
 
 from apps.core.echo import echoed
 from apps.core.phones import readable
+from apps.core.text import one_line
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
@@ -11,11 +12,6 @@ from .serializers import ContactSerializer
 
 MAX_RESULTS = 5  # docs/spec.md 8.5: contacts limit at most 5
 SPOKEN_NUMBERS = 2  # per contact, read aloud
-
-
-def one_line(text: str) -> str:
-    # Names and queries are user-typed; a line break in them must not break the spoken line.
-    return " ".join(text.split())
 
 
 def _spoken_contact(contact: dict) -> str:

@@ -23,6 +23,8 @@ from functools import cache
 
 from babel import Locale
 
+from apps.core.phones import english_territories
+
 # English first: it is the API's language, and step 1 and 3 prefer it.
 LANGUAGES = (
     "en",
@@ -188,7 +190,7 @@ class _Names:
 
 @cache
 def _tables():
-    english = _english()
+    english = english_territories()
     codes = sorted(c for c in english if len(c) == 2 and c.isalpha() and c not in NOT_COUNTRIES)
     english_names = [(normalize(english[c]), c) for c in codes]
     english_names += list(ALIASES.items())
@@ -201,16 +203,6 @@ def _tables():
 
 def country_codes() -> frozenset:
     return _tables()[0]
-
-
-@cache
-def _english() -> dict:
-    return dict(Locale.parse("en").territories)
-
-
-def country_name(code: str) -> str:
-    """The English name of an ISO alpha-2 code ("Germany"); the code itself if unknown."""
-    return _english().get(code, code)
 
 
 def _one(codes) -> str | None:

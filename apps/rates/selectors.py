@@ -9,10 +9,10 @@ from django.db.models import Max, Min, QuerySet
 
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
-from apps.core.phones import URL_PLUS_HINT
+from apps.core.phones import URL_PLUS_HINT, country_name
 from apps.core.sql import CompiledQuery
 
-from .countries import Ambiguous, country_name, country_resolve
+from .countries import Ambiguous, country_resolve
 from .models import PREFIX_MAX_DIGITS, Rate
 
 PARAM = "to"

@@ -3,8 +3,8 @@
 from rest_framework import serializers
 
 from apps.core.money import decimal_string, to_minor
+from apps.core.phones import country_name
 
-from .countries import country_name
 from .selectors import RateQuote
 
 DECIMAL_HELP = 'Per minute, in minor units of currency, as a decimal string ("4.5" is 4.5 cents).'

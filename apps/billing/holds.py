@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 from apps.core.sql import Statement, insert_statement, update_row_statement
 
 from .models import Balance, BalanceTransaction, Hold
-from .services import TICK, _check
+from .services import TICK, _check, balance_publish_if_low
 
 
 def balance_lock(*, user_id: str, livemode: bool) -> Balance | None:
@@ -90,6 +90,7 @@ def charge_build(
         insert_statement(row, connection),
         update_row_statement(Balance, balance.pk, connection, amount=row.ending_balance, updated=created),
     ]
+    balance_publish_if_low(balance=balance, before=balance.amount, after=row.ending_balance)
     balance.amount, balance.updated = row.ending_balance, created
     return row, writes
 

@@ -427,3 +427,20 @@ def webhook_facts() -> dict:
         "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
         "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
     }
+
+
+def simulator_facts() -> dict:
+    """The simulator's magic numbers for /docs/calls, from the very table it plays (apps/telephony/simulator.py)."""
+    from apps.core.phones import readable
+    from apps.telephony import simulator
+
+    def rows(behaviours, other):
+        return [(readable(b.number) if b.number else "any other", b.says) for b in (*behaviours, other)]
+
+    return {
+        "destinations": rows(simulator.DESTINATIONS, simulator.ANY_DESTINATION),
+        "your_numbers": rows(simulator.YOUR_NUMBERS, simulator.ANY_YOUR_NUMBER),
+        "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
+        "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
+        "code_sender": readable(simulator.CODE_SENDER),
+    }

@@ -38,6 +38,7 @@ PAGES = (
     ("docs-oauth", "/oauth", "OAuth"),
     ("docs-mcp", "/mcp", "MCP server"),
     ("docs-versions", "/versions", "Versions"),
+    ("docs-calls", "/calls", "Callback calls"),
     ("docs-webhooks", "/webhooks", "Webhooks"),
     ("docs-security", "/security", "Security"),
 )
@@ -175,3 +176,8 @@ def favicon(request):
 @require_safe
 def webhooks(request):
     return _page(request, "webhooks.html", "docs-webhooks", **selectors.webhook_facts())
+
+
+@require_safe
+def calls(request):
+    return _page(request, "calls.html", "docs-calls", **selectors.simulator_facts())

@@ -238,3 +238,9 @@ def test_an_ignored_event_publishes_nothing(owner, clock):
     call = _callback(owner, "completed")
     call_apply_event(call_id=call.id, kind=ev.CALLEE_ANSWERED, at=clock.at)
     assert not Event.objects.exists()
+
+
+def test_the_docs_page_prints_the_simulators_table(client):
+    page = client.get("/docs/calls").content.decode()
+    for behaviour in (*simulator.DESTINATIONS, *simulator.YOUR_NUMBERS):
+        assert behaviour.says.replace("'", "&#x27;") in page

@@ -36,7 +36,7 @@ def post(secret, path, body=None, key=None):
     return Client().post(path, data=data, content_type="application/json", **headers)
 
 
-TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "ROLLBACK"}
+TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"}
 
 
 @contextlib.contextmanager

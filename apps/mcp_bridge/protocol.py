@@ -34,6 +34,8 @@ from mcp_types import methods
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from apps.ratelimit.services import ratelimit_class
+
 from . import registry
 from .access import require_scope
 
@@ -42,7 +44,9 @@ SERVER_VERSION = "0.1.0"
 INSTRUCTIONS = (
     "These tools act only on the personal account the user connected, never on an organization's calls, "
     "numbers or transcripts. Report what a tool returned; do not invent numbers, prices or call details. "
-    "When a tool result asks the user to reconnect or to try again later, tell the user exactly that."
+    "When a tool result asks the user to reconnect or to try again later, tell the user exactly that. "
+    "Place a call only after the user agreed to the quoted price and destination (svc_quote_call, then "
+    "svc_place_call with that quote); the user's own phone rings first and nothing connects until they press 1."
 )
 
 
@@ -199,6 +203,9 @@ def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
         raise RpcError(types.INVALID_PARAMS, str(exc)) from None
     # A credential without the tool's scope learns nothing from how its arguments are checked.
     require_scope(principal, spec.scope)
+    if spec.budget is not None:
+        # Spent like its REST twin's; a refusal is the HTTP 429 envelope (docs/spec.md 7.4).
+        ratelimit_class(request=None, name=spec.budget, principal=principal)
     try:
         arguments = registry.checked_arguments(spec, params.arguments or {})
     except registry.InvalidArguments as exc:

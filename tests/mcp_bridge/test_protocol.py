@@ -1,6 +1,7 @@
 """The JSON-RPC half of /mcp: handshake era and 2026-07-28, methods, tools, errors (docs/spec.md 4.7, 7.4)."""
 
 import json
+from unittest import mock
 
 import jsonschema
 import pytest
@@ -237,7 +238,6 @@ def test_string_ids_are_echoed(mcp):
 
 @pytest.fixture
 def extra_tool():
-    added = []
 
     def add(**kwargs):
         spec = registry.ToolSpec(
@@ -247,12 +247,10 @@ def extra_tool():
             **kwargs,
         )
         registry.register(spec)
-        added.append(spec.name)
         return spec
 
-    yield add
-    for name in added:
-        registry.unregister(name)
+    with mock.patch.dict(registry.TOOLS):
+        yield add
 
 
 def test_business_failure_is_an_is_error_result(mcp, extra_tool):
@@ -409,11 +407,9 @@ def test_tool_arguments_with_control_characters_are_invalid_params(mcp, value):
         input_schema={"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False},
         output_schema={"type": "object", "properties": {"spoken": {"type": "string"}}},
     )
-    registry.register(spec)
-    try:
+    with mock.patch.dict(registry.TOOLS):
+        registry.register(spec)
         body = json.loads(mcp.request("tools/call", {"name": "svc_echo_guard", "arguments": {"text": value}}).content)
-    finally:
-        registry.unregister("svc_echo_guard")
     assert body["error"]["code"] == -32602
     assert called == []
 

@@ -4,6 +4,8 @@ Everything that differs between the quick start, CI and production is an
 environment variable; nothing secret has a literal default.
 """
 
+import base64
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -53,7 +55,7 @@ _base_host = urlsplit(BASE_URL).hostname or "127.0.0.1"
 _app_host = urlsplit(APP_URL).hostname or _base_host
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or sorted({_base_host, _app_host, "127.0.0.1", "localhost"})
 
-# Transport security follows BASE_URL, never DEBUG (DESIGN.md).
+# Transport security follows BASE_URL, never DEBUG (docs/design.md).
 SECURE_TRANSPORT = urlsplit(BASE_URL).scheme == "https"
 SESSION_COOKIE_SECURE = SECURE_TRANSPORT
 CSRF_COOKIE_SECURE = SECURE_TRANSPORT
@@ -92,13 +94,17 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    "apps.jobs",
     "apps.docs",
-    # Resource apps (each also listed in apps/api_v1/urls.py RESOURCE_APPS).
+    # Resource apps: an app with apis.py serves its urls.py under /v1 (apps/api_v1/discovery.py).
     "apps.rates",
     "apps.billing",
     "apps.calls",
     "apps.contacts",
     "apps.numbers",
+    "apps.webhooks",
+    # The carrier boundary: the telephony core behind one interface, and its simulator.
+    "apps.telephony",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
 ]
@@ -131,6 +137,19 @@ SERVICE_CURRENCY = env("SERVICE_CURRENCY", "usd")
 # A balance below this many minor units of SERVICE_CURRENCY (500 = $5.00, a few calls' worth)
 # answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
 LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
+
+# Callback calls (docs/calls.md). The carrier of live-mode calls, by name (apps/telephony/carriers)
+# or dotted path; test mode is always the simulator.
+TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
+# Who applies the normalized events the carrier reports, by family (the boundary imports no app).
+TELEPHONY_RECEIVERS = {"call": "apps.calls.states.call_apply_carrier_event"}
+# Spend limits (docs/spec.md 8.5), per account and mode, in major units of SERVICE_CURRENCY; the day is UTC's.
+CALL_SPEND_LIMIT_DAILY = env("CALL_SPEND_LIMIT_DAILY", "50.00")
+CALL_SPEND_LIMIT_CREDENTIAL_DAILY = env("CALL_SPEND_LIMIT_CREDENTIAL_DAILY", "20.00")
+CALLS_PER_NUMBER_HOURLY = int(env("CALLS_PER_NUMBER_HOURLY", "5"))
+CALL_DESTINATIONS_DAILY = int(env("CALL_DESTINATIONS_DAILY", "20"))
+# Dialled prefixes (digits after +) never called, besides premium-rate, shared-cost and +881/+882/+883.
+BLOCKED_PREFIXES = [p for p in env("BLOCKED_PREFIXES", "").replace(",", " ").split() if p]
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
@@ -167,6 +186,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every template writes moments alike: {{ value|when }} (apps/core/templatetags/when.py).
+            "builtins": ["apps.core.templatetags.when"],
         },
     },
 ]
@@ -189,6 +210,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The server and the worker (make run) write to one file. A transaction takes the write
+    # lock when it begins, so one that reads and then writes waits its turn (up to the busy
+    # timeout) instead of failing at once with "database is locked" when the other holds it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
+
+
+def env_seconds(name: str, default: str) -> float:
+    value = env(name, default)
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 10**6:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds (0: no bound).")
+    return seconds
+
+
+# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
+# manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")
+DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIMEOUT", "900")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -261,7 +305,12 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": BASE_URL}],
-    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess", "apps.apikeys.openapi.postprocess"],
+    "POSTPROCESSING_HOOKS": [
+        "apps.api_v1.openapi.postprocess",
+        "apps.apikeys.openapi.postprocess",
+        # Last: the examples and curl samples read the operations as the hooks above left them.
+        "apps.api_v1.examples.postprocess",
+    ],
     # Our header versioning is not one spectacular knows; the document is unversioned.
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }
@@ -367,6 +416,13 @@ RATELIMIT = {
     "CLUSTER_CLOCK_SKEW_MS": int(env("RATELIMIT_CLUSTER_CLOCK_SKEW_MS", "1000")),
 }
 
+# Durable work (apps/jobs/conf.py documents the keys and their defaults).
+JOBS = {
+    "LEASE_SECONDS": int(env("JOBS_LEASE_SECONDS", "300")),
+    "MAX_ATTEMPTS": int(env("JOBS_MAX_ATTEMPTS", "8")),
+    "POLL_SECONDS": float(env("JOBS_POLL_SECONDS", "1")),
+}
+
 # RFC 9116 Contact line of /.well-known/security.txt; default mailto:security@<BASE_URL host>.
 SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 
@@ -374,10 +430,36 @@ SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 # guard); empty means the origins of BASE_URL and APP_URL only.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 
+# Webhooks (docs/webhooks, docs/design.md "Webhooks"). Signing secrets are kept encrypted under
+# these Fernet keys, comma-separated: the first encrypts, any decrypts, so a key is rotated
+# by putting a new one first and running `manage.py rotate_webhook_keys`. Without the
+# setting one key is derived from SECRET_KEY (changing SECRET_KEY then loses every
+# endpoint's secret; deployments set WEBHOOK_SECRET_KEYS).
+WEBHOOK_SECRET_KEYS = env_list("WEBHOOK_SECRET_KEYS") or [
+    base64.urlsafe_b64encode(hashlib.sha256(b"webhook-secrets:" + SECRET_KEY.encode()).digest()).decode()
+]
+WEBHOOK_ENDPOINT_LIMIT = 16  # per account and mode
+WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first kilobyte
+WEBHOOK_EVENT_RETENTION_DAYS = 30
+# Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
+# or None once it has ended. Named here so that credentials imports no issuer.
+CREDENTIAL_STANDING = {
+    "api_key": "apps.apikeys.bearer.standing",
+    "oauth": "apps.oauth.tokens.standing",
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # Requests refused for their size or field count: one line each, never a traceback.
+        **{
+            f"django.security.{refusal}": {"filters": ["refused_request_line"]}
+            for refusal in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }

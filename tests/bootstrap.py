@@ -10,3 +10,6 @@ os.environ.setdefault("DOCS_URL", "https://docs.example.test")
 os.environ.setdefault("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
 # Rate-limit keys of this run never meet another run's sharing the same Redis.
 os.environ.setdefault("RATELIMIT_KEY_PREFIX", f"rl-test-{os.getpid()}")
+# The suite loads data sets (15,000 contacts by COPY) on CI cores it shares: its statements get a
+# minute. The tests of the bound lower it themselves (tests/core/test_statement_timeout.py).
+os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "60")

@@ -9,9 +9,11 @@ into a 503 page: sign-in and reset fail closed.
 """
 
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 
+from apps.audit.services import audit_sign_in
 from apps.ratelimit.exceptions import RateLimited
 from apps.ratelimit.middleware import wait_phrase
 from apps.ratelimit.services import ratelimit_password_reset, ratelimit_signin_attempt, ratelimit_signin_succeeded
@@ -25,6 +27,7 @@ class ThrottledSignInMixin:
     """AuthenticationForm.clean behind the sign-in budgets (budgets.py "Sign-in and password reset")."""
 
     retry_after: int | None = None
+    audit_page = "sign-in"
 
     def clean(self):
         username = self.cleaned_data.get("username")
@@ -37,9 +40,20 @@ class ThrottledSignInMixin:
             # The password is not checked at all: a right one waits like a wrong one.
             self.retry_after = limited.decision.retry_after
             raise ValidationError(SIGNIN_WAIT.format(wait=wait_phrase(self.retry_after)), code="throttled") from None
-        cleaned = super().clean()  # a wrong password raises here, and the reserved failure stays spent
+        try:
+            cleaned = super().clean()  # a wrong password raises here, and the reserved failure stays spent
+        except ValidationError:
+            self._audit_failure(username)
+            raise
         ratelimit_signin_succeeded(request=self.request, account=username)
+        audit_sign_in(user=self.get_user(), request=self.request, succeeded=True, page=self.audit_page)
         return cleaned
+
+    def _audit_failure(self, username: str) -> None:
+        # The account's owner sees attempts on it in Activity; an unknown address has no owner.
+        user = self.get_user() or get_user_model()._default_manager.filter(email__iexact=username).first()
+        if user is not None:
+            audit_sign_in(user=user, request=self.request, succeeded=False, page=self.audit_page)
 
 
 class SignInForm(ThrottledSignInMixin, AuthenticationForm):
@@ -48,6 +62,8 @@ class SignInForm(ThrottledSignInMixin, AuthenticationForm):
 
 class AdminSignInForm(ThrottledSignInMixin, AdminAuthenticationForm):
     """The admin's sign-in: staff only (Django's check), the same budgets as /login."""
+
+    audit_page = "admin"
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

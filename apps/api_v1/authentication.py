@@ -1,7 +1,7 @@
 from rest_framework.authentication import BaseAuthentication
 
 from apps.credentials.challenges import invalid_token, www_authenticate
-from apps.credentials.header import bearer_from_header
+from apps.credentials.header import bearer_from_header, malformed_header_message
 from apps.credentials.resolvers import resolve_bearer
 
 from .throttling import view_class
@@ -22,7 +22,7 @@ class BearerAuthentication(BaseAuthentication):
         if secret is None:
             return None
         if not secret:
-            raise invalid_token(RESOURCE_PATH)
+            raise invalid_token(RESOURCE_PATH, malformed_header_message(request))
         view = (getattr(request, "parser_context", None) or {}).get("view")
         # The view's budgets ride on the credential lookup: one store round trip.
         budget_class = view_class(request, view, bearer=True) if view is not None else None

@@ -10,6 +10,7 @@ from rest_framework import exceptions
 from apps.core.envelope import error_response
 from apps.core.errors import ApiError
 from apps.core.middleware import is_database_outage
+from apps.core.statements import note_if_cancelled
 from apps.credentials.challenges import MISSING_MESSAGE, invalid_token
 
 from .authentication import RESOURCE_PATH
@@ -64,5 +65,7 @@ def validation_error(detail) -> ApiError:
 
 
 def exception_handler(exc, context):
-    request = context.get("request")
-    return error_response(getattr(request, "_request", request), to_api_error(exc))
+    request = getattr(context.get("request"), "_request", context.get("request"))
+    if is_database_outage(exc):
+        note_if_cancelled(request, exc)
+    return error_response(request, to_api_error(exc))

@@ -18,13 +18,12 @@ from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
 from apps.core.errors import ApiError
+from apps.core.ids import is_id
 from apps.core.sql import CompiledQuery
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 _DIGITS = re.compile(r"[0-9]{1,4}")
-# Ids are a prefix and base62; anything else (NUL included) never reaches a query.
-_ID_BODY = re.compile(r"[0-9A-Za-z]{1,64}")
 NEWEST_FIRST = ("-created", "-id")
 OLDEST_FIRST = ("created", "id")
 
@@ -146,7 +145,8 @@ class IdCursorPagination(BasePagination):
     @staticmethod
     def _cursor(listing: Listing | QuerySet, value: str, param: str, prefix: str) -> dict:
         found = None
-        if value.startswith(prefix) and _ID_BODY.fullmatch(value[len(prefix) :]):
+        # A malformed id (NUL included) never reaches a query.
+        if is_id(value, prefix):
             if isinstance(listing, Listing):
                 cursors = listing.cursors or listing
                 _, position = _compiled(cursors.build)

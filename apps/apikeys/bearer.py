@@ -33,3 +33,13 @@ def resolve(request, secret: str, *, resource_path: str) -> Principal:
 
 def stamp_last_use(key_id: str) -> None:
     apikey_mark_used_by_id(key_id=key_id)
+
+
+def standing(*, user_id, credential_id: str) -> frozenset | None:
+    """A key's scopes while it is live and its account may act (settings.CREDENTIAL_STANDING)."""
+    from .models import ApiKey
+
+    key = ApiKey.objects.select_related("user").filter(pk=credential_id, user_id=user_id).first()
+    if key is None or key.status_at(timezone.now()) != key.LIVE or not user_can_act(key.user):
+        return None
+    return frozenset(key.scopes)

@@ -1,6 +1,9 @@
 """What the key endpoints' OpenAPI operations say beyond their serializers."""
 
 from apps.api_v1.public import COMMON_HEADERS
+from apps.core.ids import id_pattern
+
+from .models import KEY_ID_PREFIX
 
 # What the key endpoints enforce but the serializers cannot say (so that
 # schemathesis judges the document and the service alike): the Idempotency-Key
@@ -9,7 +12,7 @@ from apps.api_v1.public import COMMON_HEADERS
 # the operations on it. Cursor values must also name one of the caller's objects,
 # which no schema can say; the formats below name that rule for tools that can
 # supply real ids (scripts/schemathesis_hooks.py does).
-KEY_ID_PATTERN = r"^key_[0-9A-Za-z]{1,28}$"
+KEY_ID_PATTERN = id_pattern(KEY_ID_PREFIX)
 # Only type and format: the format is the rule (an existing key id of the caller's,
 # key_...), and tools that know the format draw real ids for it.
 CURSOR_SCHEMA = {"type": "string", "format": "api-key-id"}

@@ -1,13 +1,8 @@
-import re
-
 from django.db.models import QuerySet
 
-from apps.core.ids import digest, looks_like
+from apps.core.ids import digest, is_id, looks_like
 
 from .models import KEY_ID_PREFIX, LIVE_PREFIX, TEST_PREFIX, ApiKey
-
-# Checked before any query: a stray byte (NUL) in a path never reaches the database.
-_KEY_ID = re.compile(re.escape(KEY_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
 
 
 def is_api_key_format(secret: str) -> bool:
@@ -28,6 +23,7 @@ def apikey_list(*, user) -> QuerySet[ApiKey]:
 
 def apikey_get(*, user, key_id: str) -> ApiKey | None:
     """The user's key by id; None for another account's key, so it reads as absent."""
-    if not isinstance(key_id, str) or not _KEY_ID.fullmatch(key_id):
+    # Checked before any query: a stray byte (NUL) in a path never reaches the database.
+    if not is_id(key_id, KEY_ID_PREFIX):
         return None
     return ApiKey.objects.filter(user=user, pk=key_id).first()

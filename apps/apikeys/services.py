@@ -14,7 +14,8 @@ from apps.core.errors import ApiError
 from apps.core.ids import digest, new_secret
 from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.credentials.revocation import invalidate_user
-from apps.credentials.scopes import is_known
+from apps.credentials.scopes import ALL_SCOPES, is_known
+from apps.credentials.signals import credential_ended
 
 from . import ipallow
 from .models import LIVE_PREFIX, TEST_PREFIX, ApiKey
@@ -40,7 +41,13 @@ def validate_name(name) -> str:
 
 def validate_scopes(scopes) -> list[str]:
     if not isinstance(scopes, list) or not scopes or not all(isinstance(s, str) and is_known(s) for s in scopes):
-        raise ApiError("invalid_scopes", param="scopes")
+        unknown = [s for s in scopes if isinstance(s, str) and not is_known(s)] if isinstance(scopes, list) else []
+        named = f" {unknown[0][:40]!r} is not one." if unknown else ""
+        raise ApiError(
+            "invalid_scopes",
+            f"scopes must be a non-empty list of known scopes.{named} Known scopes: {', '.join(ALL_SCOPES)}.",
+            param="scopes",
+        )
     return list(dict.fromkeys(scopes))
 
 
@@ -144,12 +151,14 @@ def apikey_revoke(*, key: ApiKey) -> ApiKey:
             data={"name": key.name},
             at=key.revoked_at,
         )
+        credential_ended.send(sender=ApiKey, user_id=key.user_id, kind="api_key", credential_id=key.pk)
     return key
 
 
 def apikey_revoke_all_for_user(*, user) -> int:
     count = ApiKey.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
     invalidate_user(user.pk)  # a bulk update sends no signal
+    credential_ended.send(sender=ApiKey, user_id=user.pk, kind="api_key", credential_id=None)
     return count
 
 

@@ -4,7 +4,9 @@ from django.apps import apps
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from .models import AuditEvent, EventType
+from .models import EVENT_KINDS, SENSITIVE_EVENT_TYPES, AuditEvent, EventType
+
+RECENT_SENSITIVE = 5
 
 # Events after which every OAuth token the user held before is revoked.
 _ALL_TOKENS_REVOKED = (EventType.PASSWORD_RESET, EventType.PASSWORD_CHANGED)
@@ -13,6 +15,76 @@ _ALL_TOKENS_REVOKED = (EventType.PASSWORD_RESET, EventType.PASSWORD_CHANGED)
 def audit_list_for_user(*, user) -> QuerySet[AuditEvent]:
     """The user's own log, newest first."""
     return AuditEvent.objects.filter(user=user).order_by("-created", "-id")
+
+
+def audit_activity(*, user, client_id: str = "", kind: str = "") -> QuerySet[AuditEvent]:
+    """The user's log, newest first, narrowed to one app (its client id) and one kind
+    of EVENT_KINDS when given. An unknown kind narrows to nothing."""
+    events = audit_list_for_user(user=user)
+    if client_id:
+        events = events.filter(client_id=client_id)
+    if kind:
+        _label, types = EVENT_KINDS.get(kind, ("", frozenset()))
+        events = events.filter(event_type__in=sorted(types))
+    return events
+
+
+def audit_event_for_user(*, user, event_id: str) -> AuditEvent | None:
+    """One of the user's own events (a paging cursor), or None."""
+    if not isinstance(event_id, str) or not event_id.startswith("evt_") or len(event_id) > 32:
+        return None
+    return AuditEvent.objects.filter(user=user, pk=event_id).only("id", "created").first()
+
+
+def audit_page(events: QuerySet[AuditEvent], *, after=None, before=None, limit: int) -> tuple[list[AuditEvent], bool]:
+    """One page of ``events`` (newest first) and whether more lie beyond it: the rows
+    older than the cursor event ``after``, or the rows newer than ``before`` (then
+    still returned newest first). Keyed on (created, id), so rows written meanwhile
+    never shift a page."""
+    if after is not None:
+        rows = list(
+            events.filter(Q(created__lt=after.created) | Q(created=after.created, id__lt=after.id))[: limit + 1]
+        )
+    elif before is not None:
+        rows = list(
+            events.filter(Q(created__gt=before.created) | Q(created=before.created, id__gt=before.id)).order_by(
+                "created", "id"
+            )[: limit + 1]
+        )
+        more = len(rows) > limit
+        return list(reversed(rows[:limit])), more
+    else:
+        rows = list(events[: limit + 1])
+    return rows[:limit], len(rows) > limit
+
+
+def audit_app_client_ids(*, user) -> list[str]:
+    """The client ids of every app the user's log mentions (Activity's app filter)."""
+    return sorted(
+        AuditEvent.objects.filter(user=user).exclude(client_id="").values_list("client_id", flat=True).distinct()
+    )
+
+
+def audit_recent_sensitive_actions(*, user, client_id: str, limit: int = RECENT_SENSITIVE) -> list[AuditEvent]:
+    """The app's latest sensitive actions on the user's account (audit_sensitive_action), newest first."""
+    return audit_recent_sensitive_actions_by_app(user=user, client_ids=[client_id], limit=limit).get(client_id, [])
+
+
+def audit_recent_sensitive_actions_by_app(
+    *, user, client_ids, limit: int = RECENT_SENSITIVE
+) -> dict[str, list[AuditEvent]]:
+    """audit_recent_sensitive_actions for several apps at once (one query per app, each on
+    audit_user_client_idx), keyed by client id; apps with none are left out."""
+    found: dict[str, list[AuditEvent]] = {}
+    for client_id in client_ids:
+        rows = list(
+            audit_list_for_user(user=user).filter(client_id=client_id, event_type__in=sorted(SENSITIVE_EVENT_TYPES))[
+                :limit
+            ]
+        )
+        if rows:
+            found[client_id] = rows
+    return found
 
 
 def audit_token_revoked_by_user(*, user_id: str, client_id: str, revoked_at) -> AuditEvent | None:

@@ -10,7 +10,7 @@ from django.utils import timezone
 from apps.core.net import client_ip
 from apps.core.request_context import current_request, notes
 
-from .models import ActorType, AuditEvent, EventType
+from .models import SENSITIVE_EVENT_TYPES, ActorType, AuditEvent, EventType
 
 RETENTION = timedelta(days=400)  # docs/spec.md 8.5
 PURGE_BATCH = 1000
@@ -31,6 +31,10 @@ def actor_user(user) -> Actor:
 
 def actor_client(client_id: str) -> Actor:
     return Actor(ActorType.CLIENT, client_id)
+
+
+def actor_api_key(key_id: str) -> Actor:
+    return Actor(ActorType.API_KEY, key_id)
 
 
 def _source_address(request) -> str | None:
@@ -91,6 +95,66 @@ def audit_event(
         request_id=notes(request).request_id if request is not None else "",
         data=data or {},
         created=at or timezone.now(),
+    )
+
+
+SUMMARY_MAX = 200
+
+
+def audit_sign_in(*, user, request, succeeded: bool, page: str) -> AuditEvent:
+    """A sign-in to ``user``'s account at ``page`` ("sign-in" or "admin"), or a failed attempt
+    at it (a wrong password, or an account that may not sign in there). Attempts for an
+    address no account has are nobody's to see and are not recorded."""
+    return audit_record(
+        event_type=EventType.SIGNED_IN if succeeded else EventType.SIGN_IN_FAILED,
+        user=user,
+        actor=actor_user(user) if succeeded else SYSTEM,
+        request=request,
+        data={"page": page},
+    )
+
+
+def audit_sensitive_action(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
+    """Record a sensitive action an app or API key took for its owner, and return the row.
+
+    ``principal`` is the caller of the request (apps.credentials.principal.Principal):
+    the row names its app (OAuth) or key and shows on Activity and on the app's
+    own entry on Connected apps. ``event_type`` is one of SENSITIVE_EVENT_TYPES;
+    ``summary`` the sentence the owner reads, lower case, naming what was touched
+    ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."); ``at`` the
+    moment of the action when the action stamps its rows with it (default: now). Call it
+    inside the action's own transaction, so an action that rolls back leaves no row.
+    """
+    event = audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data, at=at)
+    event.save(force_insert=True)
+    return event
+
+
+def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement.
+    ``at``: the moment of the action when it stamps its own rows with it (default now)."""
+    event_type = EventType(event_type)
+    if event_type not in SENSITIVE_EVENT_TYPES:
+        raise ValueError(f"not a sensitive action: {event_type}")
+    if not summary:
+        raise ValueError("a sensitive action needs its summary")
+    client_id = key_id = ""
+    if principal.kind == "oauth":
+        client_id = principal.client_id or principal.credential_id
+        actor = actor_client(client_id)
+    elif principal.kind == "api_key":
+        key_id = principal.credential_id
+        actor = actor_api_key(key_id)
+    else:  # the signed-in owner at a page of the service
+        actor = actor_user(principal.user)
+    return audit_event(
+        event_type=event_type,
+        user=principal.user,
+        actor=actor,
+        client_id=client_id,
+        key_id=key_id,
+        data={**(data or {}), "summary": summary[:SUMMARY_MAX], "livemode": bool(principal.livemode)},
+        at=at,
     )
 
 

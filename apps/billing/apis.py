@@ -1,10 +1,11 @@
-"""GET /v1/balance, GET /v1/balance_transactions and /{id} (DESIGN, Phase 2). Scope credits:read."""
+"""GET /v1/balance, GET /v1/balance_transactions and /{id} (docs/design.md, Phase 2). Scope credits:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
+from apps.core.ids import id_pattern
 
 from . import selectors
 from .models import TXN_PREFIX, TransactionType
@@ -12,7 +13,7 @@ from .serializers import BalanceSerializer, BalanceTransactionSerializer
 
 SCOPE = "credits:read"
 TAGS = ["Balance"]
-TXN_ID_PATTERN = r"^txn_[0-9A-Za-z]{1,28}$"
+TXN_ID_PATTERN = id_pattern(TXN_PREFIX)
 
 
 def _error(description: str) -> OpenApiResponse:

@@ -4,24 +4,26 @@
 primary key is read.
 """
 
-import re
-
 from django.conf import settings
 from django.db.models import QuerySet
 
 from apps.api_v1.public import Listing
+from apps.core.ids import is_id
 
+from .holds import held_amount_expression
 from .models import TXN_PREFIX, Balance, BalanceTransaction
-
-# Checked before any query: a malformed id never reaches the database.
-TXN_ID = re.compile(re.escape(TXN_PREFIX) + r"[0-9A-Za-z]{1,28}")
 
 
 def balance_get(*, principal) -> Balance:
-    """The balance of the caller's account in the caller's mode; an unsaved 0 when it has no ledger yet."""
+    """The balance of the caller's account in the caller's mode, with ``held_amount`` (what live
+    calls hold) read in the same statement; an unsaved 0 when it has no ledger yet."""
     user_id, livemode = principal.user.pk, principal.livemode
-    found = Balance.objects.filter(user_id=user_id, livemode=livemode).first()
-    return found or Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
+    held = held_amount_expression(user_id=user_id, livemode=livemode)
+    found = Balance.objects.filter(user_id=user_id, livemode=livemode).annotate(held_amount=held).first()
+    if found is None:
+        found = Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
+        found.held_amount = 0
+    return found
 
 
 def _ledger(livemode: bool, of_type: bool, *, user_id, type: str | None = None) -> QuerySet[BalanceTransaction]:
@@ -42,6 +44,7 @@ def balance_transaction_list(*, principal, type: str | None = None) -> Listing:
 
 def balance_transaction_get(*, principal, transaction_id: str) -> BalanceTransaction | None:
     """One of the caller's rows in the caller's mode; None for a malformed id, another account's or mode's."""
-    if not isinstance(transaction_id, str) or not TXN_ID.fullmatch(transaction_id):
+    # Checked before any query: a malformed id never reaches the database.
+    if not is_id(transaction_id, TXN_PREFIX):
         return None
     return balance_transaction_list(principal=principal).queryset().filter(pk=transaction_id).first()

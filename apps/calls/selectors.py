@@ -11,25 +11,23 @@ same statement: the calls app does not import the contacts app, and a page
 with names is still one statement.
 """
 
-import re
-
 from django.apps import apps as django_apps
 from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
 
 from apps.accounts.selectors import sharing_get
 from apps.api_v1.public import Listing
+from apps.core.ids import id_pattern, is_id
 
 from .models import CALL_PREFIX, Call, Transcript
 
-# Checked before any query: a malformed id (another prefix, a stray byte) never reaches the database.
-CALL_ID_PATTERN = r"^call_[0-9A-Za-z]{1,64}$"
+CALL_ID_PATTERN = id_pattern(CALL_PREFIX)
 # The label of the switch on the sharing screen (templates/settings/sharing.html), for messages naming it.
 SHARING_SETTING = "Let connected apps read AI summaries of my calls"
-_CALL_ID = re.compile(CALL_ID_PATTERN.strip("^$"))
 
 
 def is_call_id(value) -> bool:
-    return isinstance(value, str) and value.startswith(CALL_PREFIX) and _CALL_ID.fullmatch(value) is not None
+    # Checked before any query: a malformed id (another prefix, a stray byte) never reaches the database.
+    return is_id(value, CALL_PREFIX)
 
 
 def calls_of(principal) -> QuerySet[Call]:
@@ -114,12 +112,6 @@ def call_get(*, principal, call_id: str, transcripts: bool = False, contact_name
         return None
     queryset = _with_references(calls_of(principal), transcripts=transcripts, contact_names=contact_names)
     return queryset.filter(pk=call_id).first()
-
-
-def transcript_get_for_call(*, principal, call_id: str) -> tuple[Call | None, Transcript | None]:
-    """The principal's call and its transcript, in one statement; (None, None) when the call is not theirs."""
-    call = call_get(principal=principal, call_id=call_id, transcripts=True)
-    return call, (call_transcript(call) if call is not None else None)
 
 
 def call_transcript(call: Call) -> Transcript | None:

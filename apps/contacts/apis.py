@@ -1,20 +1,21 @@
-"""GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (DESIGN, Phase 2). Scope contacts:read."""
+"""GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (docs/design.md, Phase 2). Scope contacts:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
+from apps.core.ids import id_pattern
 
 from . import selectors
 from .models import CONTACT_ID_PREFIX
 from .pagination import NameCursorPagination
-from .search import MAX_QUERY_LENGTH
+from .search import MAX_QUERY_LENGTH, MAX_QUERY_WORDS
 from .serializers import ContactSerializer
 
 SCOPE = "contacts:read"
 TAGS = ["Contacts"]
-CONTACT_ID_PATTERN = r"^ct_[0-9A-Za-z]{1,28}$"
+CONTACT_ID_PATTERN = id_pattern(CONTACT_ID_PREFIX)
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -30,8 +31,11 @@ QUERY_PARAMETER = OpenApiParameter(
         "Letters: every word must be the start of a word of the contact's name, case and accents ignored "
         "(jose and alv find José Álvarez; ose does not). Digits (spaces, +, -, ., parentheses ignored): "
         "any run of digits of one of the contact's numbers (5550100 finds +1 415 555 0100). Without query, "
-        "every contact. Empty or longer than 100 characters: 400 invalid_request (param query); with "
-        "neither letters nor digits in it, it finds nothing."
+        "every contact. Empty, longer than 100 characters, or of more than "
+        f"{MAX_QUERY_WORDS} different words once accents "
+        "and special forms of letters are read (⒜ is a, ¼ is two words): 400 invalid_request (param query); "
+        "with neither letters nor digits in it, it finds nothing. A search's cost does not grow with what "
+        "is typed: the first word is one index range, the others one check per match."
     ),
 )
 CURSOR_PARAMETERS = cursor_parameters(
@@ -63,7 +67,7 @@ class ContactListApi(ResourceListApi):
         responses={
             200: ContactSerializer(many=True),
             400: _error(
-                "invalid_request (param query): query empty or too long; invalid_limit "
+                "invalid_request (param query): query empty, too long or of too many words; invalid_limit "
                 "(param limit); invalid_cursor (param starting_after or ending_before): not one of your "
                 "contacts, or both sent."
             ),

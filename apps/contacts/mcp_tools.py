@@ -1,20 +1,17 @@
-"""svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
+"""svc_search_contacts (docs/design.md, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.core.echo import echoed
 from apps.core.phones import readable
+from apps.core.text import one_line
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS
-from .search import MAX_QUERY_LENGTH, parse_query
+from .search import MAX_QUERY_LENGTH, MAX_QUERY_WORDS, TooManyWords, parse_query
 from .serializers import ContactSerializer
 
 MAX_RESULTS = 5  # docs/spec.md 8.5: contacts limit at most 5
 SPOKEN_NUMBERS = 2  # per contact, read aloud
-
-
-def one_line(text: str) -> str:
-    # Names and queries are user-typed; a line break in them must not break the spoken line.
-    return " ".join(text.split())
 
 
 def _spoken_contact(contact: dict) -> str:
@@ -27,7 +24,7 @@ def _spoken_contact(contact: dict) -> str:
 
 
 def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
-    asked = one_line(query)[:MAX_QUERY_LENGTH]
+    asked = one_line(echoed(query))[:MAX_QUERY_LENGTH]
     if not contacts:
         return f"No contact matches “{asked}”."
     described = [_spoken_contact(c) for c in contacts]
@@ -41,7 +38,11 @@ def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
 def search_contacts(*, principal, arguments) -> dict:
     query = arguments["query"]
     limit = arguments.get("limit", MAX_RESULTS)
-    if parse_query(query) is None:
+    try:
+        parsed = parse_query(query)
+    except TooManyWords as refused:
+        raise ToolFailure(f"The {refused}") from None
+    if parsed is None:
         raise ToolFailure("Give part of the contact's name, or some digits of their phone number, to search for.")
     found = selectors.contact_list(principal=principal, query=query).page(limit=limit + 1)
     data = [ContactSerializer(contact).data for contact in found[:limit]]
@@ -81,7 +82,9 @@ svc_search_contacts = register(
                     "type": "string",
                     "minLength": 1,
                     "maxLength": MAX_QUERY_LENGTH,
-                    "description": "Words of the contact's name, or digits of one of their phone numbers.",
+                    "description": (
+                        f"Up to {MAX_QUERY_WORDS} words of the contact's name, or digits of one of their phone numbers."
+                    ),
                 },
                 "limit": {
                     "type": "integer",

@@ -17,6 +17,10 @@ NAME = "n"
 DIGITS = "d"
 
 MAX_QUERY_LENGTH = 100
+# A query's words, counted after folding ("⒜⒝" is two words, "¼" two): each word beyond the
+# first is checked against every contact the first one finds, so their number bounds the
+# search's cost. Names of more words are still found by any eight of them.
+MAX_QUERY_WORDS = 8
 MAX_TERM_LENGTH = 64
 # Letters that NFKD leaves whole; folded the way a user without them types them.
 _SPELLED = str.maketrans({"ł": "l", "đ": "d", "ð": "d", "ø": "o", "æ": "ae", "œ": "oe", "þ": "th", "ı": "i"})
@@ -64,12 +68,26 @@ class Query:
     terms: tuple[str, ...]  # name: every word must start a word of the name; digits: one run
 
 
+class TooManyWords(ValueError):
+    def __init__(self, count: int):
+        self.count = count
+        super().__init__(
+            f"query has {count} words once accents and special forms of letters are read; "
+            f"give at most {MAX_QUERY_WORDS} words of the name."
+        )
+
+
 def parse_query(text: str) -> Query | None:
-    """The query as terms; None when nothing in it can be searched for ("", "  ", "+", "!!")."""
+    """The query as terms; None when nothing in it can be searched for ("", "  ", "+", "!!").
+
+    Raises ``TooManyWords`` past ``MAX_QUERY_WORDS`` different words after folding.
+    """
     if _NUMBER_QUERY.fullmatch(text):
         digits = digits_of(text)
         return Query(DIGITS, (digits[:MAX_TERM_LENGTH],)) if digits else None
-    words = _WORD.findall(fold(text))
+    words = tuple(dict.fromkeys(w[:MAX_TERM_LENGTH] for w in _WORD.findall(fold(text))))
     if not words:
         return None
-    return Query(NAME, tuple(dict.fromkeys(w[:MAX_TERM_LENGTH] for w in words)))
+    if len(words) > MAX_QUERY_WORDS:
+        raise TooManyWords(len(words))
+    return Query(NAME, words)

@@ -1,22 +1,21 @@
 """Reads of the address book: the one place that filters contacts by the caller's account and mode."""
 
-import re
+import json
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Value
+from django.db.models import BooleanField, Expression, F, Prefetch, Q, QuerySet, Value
 
 from apps.core.errors import ApiError
+from apps.core.ids import is_id
 from apps.core.sql import CompiledQuery
 
 from . import search
 from .models import CONTACT_ID_PREFIX, Contact, ContactPhoneNumber, ContactSearchTerm
 
-# Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
-_CONTACT_ID = re.compile(re.escape(CONTACT_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
-
 
 def is_contact_id(value) -> bool:
-    return isinstance(value, str) and _CONTACT_ID.fullmatch(value) is not None
+    # Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
+    return is_id(value, CONTACT_ID_PREFIX)
 
 
 def _account(principal) -> QuerySet[Contact]:
@@ -44,26 +43,77 @@ def _before(sort_name, last_id, key: str) -> Q:
     return Q(sort_name__lt=sort_name) | Q(sort_name=sort_name, **{f"{key}__lt": last_id})
 
 
+class EveryWordStarts(Expression):
+    """True when each word of ``words`` (a JSON array of strings, one parameter) starts a term of
+    ``kind`` of the contact in ``contact``: one correlated subquery whatever the number of words, so
+    the statement and its plan are the same for one word and for eight.
+
+    Built as one ``EXISTS`` per word, a query of many words made PostgreSQL's planning time explode
+    (seconds for forty words). Each word is compared with ``substr``, never with ``LIKE``, so that no
+    character of it is a pattern; the terms of one contact are few (contacts_term_contact_idx).
+    """
+
+    output_field = BooleanField()
+
+    def __init__(self, contact, kind, words):
+        super().__init__()
+        self.contact, self.kind, self.words = contact, kind, words
+
+    def get_source_expressions(self):
+        return [self.contact, self.kind, self.words]
+
+    def set_source_expressions(self, expressions):
+        self.contact, self.kind, self.words = expressions
+
+    def _sql(self, compiler, connection, words_table: str, fence: str = ""):
+        contact, contact_params = compiler.compile(self.contact)
+        kind, kind_params = compiler.compile(self.kind)
+        words, words_params = compiler.compile(self.words)
+        quote = connection.ops.quote_name
+        terms = quote(ContactSearchTerm._meta.db_table)
+        column = {name: quote(ContactSearchTerm._meta.get_field(name).column) for name in ("contact", "kind", "term")}
+        # Identifiers come from the model's _meta, quoted; every value is a parameter.
+        sql = (
+            f"NOT EXISTS (SELECT 1 FROM {words_table.format(words=words)} WHERE NOT EXISTS ("  # noqa: S608
+            f"SELECT 1 FROM {terms} every_word WHERE every_word.{column['contact']} = {contact} "
+            f"AND every_word.{column['kind']} = {kind} "
+            f"AND substr(every_word.{column['term']}, 1, length(word.value)) = word.value){fence})"
+        )
+        return sql, (*words_params, *contact_params, *kind_params)
+
+    def as_sql(self, compiler, connection):
+        return self._sql(compiler, connection, "json_each({words}) word")
+
+    def as_postgresql(self, compiler, connection):
+        # OFFSET 0 keeps the check a filter of each match. Pulled up into an anti-join, its guess of
+        # a hundred words made the planner sort every match of the first word before the check, and
+        # so read them with a sequential scan rather than the prefix index.
+        return self._sql(
+            compiler, connection, "jsonb_array_elements_text(({words})::jsonb) AS word(value)", fence=" OFFSET 0"
+        )
+
+
 def _page(
     livemode: bool,
     kind: str | None,
-    word_count: int,
     travel: str,
     limit: int,
     *,
     user_id,
     sort_name: str | None = None,
     last_id: str | None = None,
-    **words,
+    first_word: str | None = None,
+    other_words: str | None = None,
 ) -> QuerySet[Contact]:
-    """Up to ``limit`` of an account's contacts in name order, those ``words`` find when ``kind`` is
-    given (longest first: ``word_0``, ``word_1``...), from a position (``travel``: "first", or
-    "after"/"before" the contact ``sort_name``, ``last_id``; before: nearest first, so descending).
+    """Up to ``limit`` of an account's contacts in name order, those the words find when ``kind`` is
+    given (``first_word``, the longest, and ``other_words``, a JSON array of the rest), from a
+    position (``travel``: "first", or "after"/"before" the contact ``sort_name``, ``last_id``;
+    before: nearest first, so descending).
 
-    ``livemode``, the kind, the word count, the direction and the limit are its shape (they change
-    the SQL); the account, the words and the position are values (apps/core/sql.py). Each word
-    reaches the SQL as given (``Value``): PostgreSQL escapes it and still plans a range of the
-    prefix index.
+    ``livemode``, the kind, the direction and the limit are its shape (they change the SQL); the
+    account, the words and the position are values (apps/core/sql.py): the number of words is not
+    part of the shape. The first word reaches the SQL as given (``Value``): PostgreSQL escapes it
+    and still plans a range of the prefix index.
     """
     contacts = Contact.objects.filter(user_id=user_id, livemode=livemode)
     order = ("-sort_name", "-id") if travel == "before" else ("sort_name", "id")
@@ -74,14 +124,8 @@ def _page(
             contacts = contacts.filter(_before(sort_name, last_id, "id"))
         return contacts.order_by(*order)[:limit]
     matches = ContactSearchTerm.objects.filter(
-        user_id=user_id, livemode=livemode, kind=kind, term__startswith=Value(words["word_0"])
-    )
-    for n in range(1, word_count):
-        # Every word must start a word of the name (not necessarily another word).
-        same_contact = ContactSearchTerm.objects.filter(
-            contact_id=OuterRef("contact_id"), kind=kind, term__startswith=Value(words[f"word_{n}"])
-        )
-        matches = matches.filter(Exists(same_contact))
+        user_id=user_id, livemode=livemode, kind=kind, term__startswith=Value(first_word)
+    ).filter(EveryWordStarts(F("contact_id"), Value(kind), Value(other_words)))
     if travel == "after":
         matches = matches.filter(_after(sort_name, last_id, "contact_id"))
     elif travel == "before":
@@ -92,8 +136,6 @@ def _page(
 
 
 PAGE = CompiledQuery(_page)
-# Searches of at most this many words have their page statements compiled once (most have one or two).
-COMPILED_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -103,8 +145,9 @@ class ContactList:
     ``page`` reads one page in one statement (plus one for the page's phone
     numbers). Without a query it is a range of contacts_user_mode_name_idx. With
     one, the matches come in name order from one range of contacts_term_prefix_idx
-    (the query's longest word, or its digits); the query's other words are checked
-    per match with contacts_term_contact_idx; only the page's contacts are read.
+    (the query's longest word, or its digits); the query's other words (at most
+    seven: search.MAX_QUERY_WORDS) are checked per match with contacts_term_contact_idx
+    by one subquery (``EveryWordStarts``); only the page's contacts are read.
     """
 
     principal: object
@@ -116,11 +159,12 @@ class ContactList:
         values = {"user_id": self.principal.user.pk}
         if position:
             values |= {"sort_name": position["sort_name"], "last_id": position["id"]}
-        kind, words = None, []
+        kind = None
         if self.query is not None:
-            kind, words = self.query.kind, sorted(self.query.terms, key=len, reverse=True)
-            values |= {f"word_{n}": word for n, word in enumerate(words)}
-        return (self.principal.livemode, kind, len(words), travel, limit), values
+            kind = self.query.kind
+            first, *others = sorted(self.query.terms, key=len, reverse=True)
+            values |= {"first_word": first, "other_words": json.dumps(others)}
+        return (self.principal.livemode, kind, travel, limit), values
 
     def queryset(self, *, after: dict | None = None, before: dict | None = None, limit: int) -> QuerySet[Contact]:
         """Up to ``limit`` contacts after ``after`` or before ``before`` (a contact's sort_name and
@@ -134,10 +178,7 @@ class ContactList:
         if self.nothing:
             return []
         shape, values = self._statement(after, before, limit)
-        # A query of many words is one subquery per word: compiled once it would be kept per word
-        # count and page size, which a caller can cycle through, so only short queries are kept.
-        compiled = shape[2] <= COMPILED_WORDS
-        contacts = PAGE.rows(*shape, **values) if compiled else list(_page(*shape, **values))
+        contacts = PAGE.rows(*shape, **values)
         if contacts:
             ids = {f"contact_{n}": contact.pk for n, contact in enumerate(contacts)}
             by_contact = {contact.pk: [] for contact in contacts}
@@ -167,8 +208,9 @@ def attach_phone_numbers(contact: Contact, phones: list[ContactPhoneNumber]) -> 
 def contact_list(*, principal, query: str | None = None) -> ContactList:
     """The caller's contacts, those ``query`` finds when given (apps.contacts.search), in name order.
 
-    An empty ``query`` or one over 100 characters is refused (ApiError invalid_request,
-    param query); one with nothing searchable in it ("!!") finds nothing.
+    An empty ``query``, one over 100 characters or one of more than eight words once folded is
+    refused (ApiError invalid_request, param query); one with nothing searchable in it ("!!")
+    finds nothing.
     """
     if query is None:
         return ContactList(principal)
@@ -181,7 +223,10 @@ def parse_contact_query(query: str) -> search.Query | None:
         raise ApiError("invalid_request", "query must not be empty; leave it out to list every contact.", param="query")
     if len(query) > search.MAX_QUERY_LENGTH:
         raise ApiError("invalid_request", "query must be at most 100 characters.", param="query")
-    return search.parse_query(query)
+    try:
+        return search.parse_query(query)
+    except search.TooManyWords as refused:
+        raise ApiError("invalid_request", str(refused), param="query") from None
 
 
 def contact_get(*, principal, contact_id: str) -> Contact | None:
@@ -204,3 +249,38 @@ def _position(livemode: bool, *, user_id, contact_id: str) -> QuerySet[Contact]:
 
 
 POSITION = CompiledQuery(_position)
+
+
+def contacts_by_ids(*, principal, ids: list[str]) -> list[Contact]:
+    """The caller's contacts among ``ids``, each with its phone numbers in order, in one statement (a
+    LEFT JOIN of the numbers): what another app's expansion of its references reads. Ids that are
+    malformed, gone, another account's or the other mode's are left out."""
+    ids = [i for i in ids if is_contact_id(i)]
+    if not ids:
+        return []
+    rows = (
+        _account(principal)
+        .filter(pk__in=ids)
+        .order_by("id", "phone_numbers__position", "phone_numbers__id")
+        .values_list(
+            "id",
+            "name",
+            "created",
+            "livemode",
+            "phone_numbers__id",
+            "phone_numbers__number",
+            "phone_numbers__label",
+            "phone_numbers__country",
+        )
+    )
+    found: dict[str, Contact] = {}
+    for contact_id, name, created, livemode, phone_id, number, label, country in rows:
+        contact = found.get(contact_id)
+        if contact is None:
+            contact = Contact(id=contact_id, user_id=principal.user.pk, name=name, created=created, livemode=livemode)
+            setattr(contact, LISTED_NUMBERS, [])
+            found[contact_id] = contact
+        if phone_id is not None:
+            phone = ContactPhoneNumber(id=phone_id, contact_id=contact_id, number=number, label=label, country=country)
+            getattr(contact, LISTED_NUMBERS).append(phone)
+    return list(found.values())

@@ -85,6 +85,20 @@ REGISTRY: dict[str, ErrorCode] = {
     "invalid_decision": ErrorCode(400, INVALID_REQUEST, "decision must be allow or deny."),
     "connection_not_found": ErrorCode(404, NOT_FOUND, "No such connected app."),
     "insufficient_credits": ErrorCode(402, CREDITS, "Your balance is too low for this operation."),
+    "quote_expired": ErrorCode(410, INVALID_REQUEST, "This quote has expired. Ask for a new quote."),
+    "quote_used": ErrorCode(409, INVALID_REQUEST, "This quote was already placed as a call."),
+    "call_in_progress": ErrorCode(409, INVALID_REQUEST, "A callback call of this account is already live."),
+    "spend_limit_exceeded": ErrorCode(403, PERMISSION, "A spend limit of this account has been reached."),
+    "destination_not_allowed": ErrorCode(422, CALL, "Calls to this destination are not allowed."),
+    "webhook_endpoint_limit": ErrorCode(
+        409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
+    ),
+    "invalid_url": ErrorCode(
+        400,
+        INVALID_REQUEST,
+        "url must be an https URL without credentials or a fragment, on a public address "
+        "(test mode also takes http on loopback).",
+    ),
 }
 
 

@@ -25,6 +25,22 @@ def new_id(prefix: str, length: int = ID_LENGTH) -> str:
     return f"{prefix}{random_base62(length)}"
 
 
+# The most characters an id's body may have. Ids made here have ID_LENGTH; the bound only keeps a
+# malformed value (a stray byte, a megabyte of junk) from reaching a query.
+ID_BODY_MAX = 64
+_ID_BODY = re.compile(rf"[0-9A-Za-z]{{1,{ID_BODY_MAX}}}")
+
+
+def is_id(value, prefix: str) -> bool:
+    """Whether ``value`` is well formed as an id of this prefix: checked before any query."""
+    return isinstance(value, str) and value.startswith(prefix) and _ID_BODY.fullmatch(value, len(prefix)) is not None
+
+
+def id_pattern(prefix: str) -> str:
+    """The JSON Schema and OpenAPI ``pattern`` of an id of this prefix, the same rule as ``is_id``."""
+    return rf"^{re.escape(prefix)}[0-9A-Za-z]{{1,{ID_BODY_MAX}}}$"
+
+
 def new_secret(prefix: str, length: int = SECRET_LENGTH) -> str:
     return f"{prefix}{random_base62(length)}"
 

@@ -9,6 +9,7 @@ from django.utils.cache import patch_vary_headers
 from .envelope import oauth_error_response, render
 from .ids import new_id
 from .request_context import current_request, notes
+from .statements import note_if_cancelled
 from .surfaces import is_bearer_surface, is_oauth
 from .views import wants_envelope
 
@@ -35,7 +36,8 @@ class RequestIdMiddleware:
 
 
 class DatabaseUnavailableMiddleware:
-    """A database outage answers 503 with Retry-After on machine paths, never a 500 page.
+    """A database outage, or a statement cancelled at its bound, answers 503 with Retry-After on
+    machine paths, never a 500 page.
 
     Views outside DRF (OAuth, MCP, consent API) reach this through
     ``process_exception``; DRF views map the same errors in their exception
@@ -54,6 +56,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request, exception):
         if not is_database_outage(exception):
             return None
+        note_if_cancelled(request, exception)
         if is_oauth(request.path):
             response = oauth_error_response(
                 "temporarily_unavailable", "The service is temporarily unavailable.", status=503
@@ -67,6 +70,7 @@ class DatabaseUnavailableMiddleware:
 
 
 def is_database_outage(exception) -> bool:
+    """The database unreachable, or a statement it cancelled at the bound (apps/core/statements.py)."""
     return isinstance(exception, (OperationalError, InterfaceError))
 
 

@@ -47,7 +47,7 @@ from .principal import Principal
 logger = logging.getLogger(__name__)
 
 ENTRY_TTL_MS = 60_000
-# A credential's last-use stamp is written at most this often (DESIGN: no writes on the hot path).
+# A credential's last-use stamp is written at most this often (docs/design.md: no writes on the hot path).
 LAST_USED_GRANULARITY = timedelta(minutes=1)
 LAST_USED_MS = int(LAST_USED_GRANULARITY.total_seconds() * 1000)
 USER_FIELDS = ("id", "email", "display_name", "is_active")

@@ -48,9 +48,35 @@ class KnownRevokedToken(ApiError):
         super().__init__("invalid_token", message, headers={"WWW-Authenticate": www_authenticate(resource_path)})
 
 
-def insufficient_scope(resource_path: str, scope: str, message: str | None = None) -> ApiError:
+def missing_scope_message(scope: str, principal=None, *, what: str = "This operation") -> str:
+    """The refusal's sentence, with the way to a credential that holds ``scope``: credentials never
+    gain scopes (docs/spec.md 2.3), so an API key is replaced by a new one and an app reconnects."""
+    kind = getattr(principal, "kind", None)
+    if kind == "api_key":
+        return (
+            f"{what} needs the {scope} scope, which this API key was not given. A key keeps the scopes it was "
+            f"created with: create a key with {scope} at {settings.APP_URL}/settings/api-keys and use it instead."
+        )
+    if kind == "oauth":
+        return (
+            f"{what} needs the {scope} scope, which this connection was not given. Connect the app again and "
+            f"allow {scope} when asked."
+        )
+    return f"{what} needs the {scope} scope, which this credential was not given."
+
+
+def insufficient_scope(
+    resource_path: str,
+    scope: str,
+    message: str | None = None,
+    *,
+    principal=None,
+    param: str | None = None,
+    what: str = "This operation",
+) -> ApiError:
     return ApiError(
         "insufficient_scope",
-        message or f"This operation needs the {scope} scope, which this credential was not given.",
+        message or missing_scope_message(scope, principal, what=what),
+        param=param,
         headers={"WWW-Authenticate": www_authenticate(resource_path, error="insufficient_scope", scope=scope)},
     )

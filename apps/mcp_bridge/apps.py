@@ -14,6 +14,7 @@ class McpBridgeConfig(AppConfig):
         # CORS on /mcp follows the view's Origin check (views.cors_enabled).
         from corsheaders.signals import check_request_enabled
 
+        from . import checks  # noqa: F401  registers the registry's system checks
         from .views import cors_enabled
 
         check_request_enabled.connect(cors_enabled, dispatch_uid="mcp_bridge.cors_enabled")

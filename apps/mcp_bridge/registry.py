@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
+from django.db import InterfaceError, OperationalError
 from jsonschema.validators import validator_for
 
 from apps.core.inputs import find_in_json
@@ -58,6 +59,9 @@ class ToolSpec:
     open_world: bool = False
     # None: any scope will do (svc_whoami). Otherwise the scope a token must hold.
     scope: str | None = None
+    # A budget class (apps/ratelimit/budgets.py) a call spends besides the reads budget of every
+    # /mcp request, as its REST twin does (docs/spec.md 8.1: svc_quote_call is a quote).
+    budget: str | None = None
 
     def __post_init__(self):
         if not self.name.startswith(PREFIX):
@@ -90,10 +94,6 @@ def register(spec: ToolSpec) -> ToolSpec:
         raise ValueError(f"tool {spec.name!r} registered twice")
     TOOLS[spec.name] = spec
     return spec
-
-
-def unregister(name: str) -> None:
-    TOOLS.pop(name, None)
 
 
 def tool_get(name: str) -> ToolSpec:
@@ -193,6 +193,8 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
         structured = spec.handler(principal=principal, arguments=arguments)
     except ToolFailure as failure:
         return failure_result(failure.message)
+    except (OperationalError, InterfaceError):
+        raise  # the database unreachable or a statement past its bound: the view answers 503
     except Exception:
         # Whatever broke stays in the log; the assistant gets a sentence it can relay.
         logger.exception("MCP tool %s failed", spec.name)

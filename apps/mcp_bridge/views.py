@@ -4,12 +4,14 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core.envelope import error_response
 from apps.core.errors import ApiError
-from apps.core.surfaces import body_cap
+from apps.core.statements import note_if_cancelled
+from apps.core.surfaces import body_cap, declared_length
 
 from . import protocol
 from .access import principal_for_request
@@ -24,6 +26,11 @@ def mcp_endpoint(request):
         response = serve(request)
     except ApiError as error:
         response = error_response(request, error)
+    except (OperationalError, InterfaceError) as outage:
+        # The database unreachable, or a statement cancelled at its bound, in a tool or in the
+        # credential lookup: the HTTP 503 of docs/spec.md 7.4, never an isError that hides it.
+        note_if_cancelled(request, outage)
+        response = error_response(request, ApiError("service_unavailable", headers={"Retry-After": "5"}))
     # Tool results are one user's data: no shared or browser cache keeps them.
     response["Cache-Control"] = "no-store"
     return response
@@ -100,10 +107,9 @@ def check_media_types(request) -> None:
 
 def read_body(request) -> bytes:
     too_large = ApiError("request_too_large", f"The request body is over the {BODY_CAP // 1024} KB limit.")
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        raise ApiError("invalid_body", "Content-Length is not a number.") from None
+    length = declared_length(request)
+    if length is None:
+        raise ApiError("invalid_body", "Content-Length is not a number.")
     if length > BODY_CAP:
         raise too_large
     try:

@@ -1,10 +1,11 @@
-"""GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (DESIGN, Phase 2). Scope numbers:read."""
+"""GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (docs/design.md, Phase 2). Scope numbers:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
+from apps.core.ids import id_pattern
 
 from . import selectors
 from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX
@@ -12,7 +13,7 @@ from .serializers import CallerIdSerializer, NumberSerializer
 
 SCOPE = "numbers:read"
 NUMBERS_TAGS = ["Numbers"]
-NUMBER_ID_PATTERN = r"^num_[0-9A-Za-z]{1,28}$"
+NUMBER_ID_PATTERN = id_pattern(NUMBER_ID_PREFIX)
 
 
 def _error(description: str) -> OpenApiResponse:

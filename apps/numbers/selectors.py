@@ -3,19 +3,20 @@
 ``principal.user`` may be a partial User (a cached credential's): only its primary key is read.
 """
 
-import re
-
 from django.db.models import QuerySet
+
+from apps.core.ids import is_id
 
 from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX, CallerId, Number, NumberStatus
 
-# Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
-_NUMBER_ID = re.compile(re.escape(NUMBER_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
-_CALLER_ID_ID = re.compile(re.escape(CALLER_ID_PREFIX) + r"[0-9A-Za-z]{1,28}")
-
 
 def is_number_id(value) -> bool:
-    return isinstance(value, str) and _NUMBER_ID.fullmatch(value) is not None
+    # Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
+    return is_id(value, NUMBER_ID_PREFIX)
+
+
+def is_caller_id_id(value) -> bool:
+    return is_id(value, CALLER_ID_PREFIX)
 
 
 def number_list(*, principal) -> QuerySet[Number]:

@@ -1,6 +1,7 @@
 """``sat_``/``srt_`` token generation and bearer resolution of access tokens for /v1 and /mcp."""
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from apps.core.ids import looks_like, new_secret
@@ -55,3 +56,34 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         client_id=token.application.client_id,
         credential=token,
     )
+
+
+def standing(*, user_id, credential_id: str) -> frozenset | None:
+    """The scopes of the user's connection to the client ``credential_id``, or None once it has ended.
+
+    A connection holds what its live grant families' latest access tokens hold: a
+    refresh that asked for less drops a scope at once (its refresh token keeps the
+    whole consent, so a later refresh may ask for it again, and then it is held
+    again). A grant issued without a refresh token holds what its unexpired access
+    tokens hold (settings.CREDENTIAL_STANDING).
+    """
+    from .connections.selectors import live_refresh_q
+    from .models import AccessToken, Application, RefreshToken
+
+    now = timezone.now()
+    application = Application.objects.filter(client_id=credential_id).first()
+    if application is None or not application.is_usable(None):
+        return None
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not user_can_act(user):
+        return None
+    rows = {"user_id": user_id, "application": application}
+    families = list(
+        RefreshToken.objects.filter(live_refresh_q(now), **rows).values_list("scope", "access_token__scope")
+    )
+    if families:
+        return frozenset(s for granted, latest in families for s in (latest if latest is not None else granted).split())
+    tokens = list(AccessToken.objects.filter(expires__gt=now, **rows).values_list("scope", flat=True))
+    if not tokens:
+        return None
+    return frozenset(s for scope in tokens for s in scope.split())

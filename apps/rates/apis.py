@@ -1,9 +1,10 @@
-"""GET /v1/rates?to=: what a call to a number or a country costs (DESIGN, Phase 2)."""
+"""GET /v1/rates?to=: what a call to a number or a country costs (docs/design.md, Phase 2)."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi
+from apps.core.phones import from_query
 
 from .selectors import MAX_QUERY, rate_quote
 from .serializers import RateSerializer
@@ -18,7 +19,9 @@ TO_PARAMETER = OpenApiParameter(
     OpenApiParameter.QUERY,
     required=True,
     description=(
-        "A phone number in E.164 format (+4915112345678): the rate of the longest matching prefix. Or a "
+        "A phone number in E.164 format (+4915112345678): the rate of the longest matching prefix. Write "
+        "its + as %2B in the URL (curl: -G --data-urlencode 'to=+4915112345678'); a + sent unencoded arrives "
+        "as a space, and a space followed by digits is read as +. Or a "
         "country: an ISO 3166-1 alpha-2 code (DE) or a name in English or another common language "
         "(Germany, Allemagne, Deutschland; case and accents do not matter): an estimate, the lowest and "
         "highest rate of its prefixes."
@@ -64,5 +67,5 @@ class RateApi(ResourceApi):
         },
     )
     def get(self, request):
-        quote = rate_quote(query=request.query_params.get("to"))
+        quote = rate_quote(query=from_query(request.query_params.get("to")), from_url=True)
         return Response(RateSerializer(quote, context={"livemode": request.auth.livemode}).data)

@@ -1,9 +1,8 @@
 """svc_get_rate (docs/spec.md 4.7): the REST rate, plus display strings and a line to read aloud."""
 
-import phonenumbers
-
 from apps.core.errors import ApiError
 from apps.core.money import display, to_minor
+from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from .selectors import MAX_QUERY, RateQuote, rate_quote
@@ -35,10 +34,9 @@ def _display(major, currency: str) -> str | None:
 def _spoken(quote: RateQuote, rate: dict, shown: dict) -> str:
     billing = billing_phrase(quote.first_seconds, quote.next_seconds)
     if not quote.estimate:
-        number = phonenumbers.format_number(
-            phonenumbers.parse(quote.to, None), phonenumbers.PhoneNumberFormat.INTERNATIONAL
+        return (
+            f"Calls to {readable(quote.to)} ({rate['label']}) cost {shown['per_minute_display']} a minute, {billing}."
         )
-        return f"Calls to {number} ({rate['label']}) cost {shown['per_minute_display']} a minute, {billing}."
     low, high = shown["per_minute_min_display"], shown["per_minute_max_display"]
     cost = f"{low} a minute" if low == high else f"{low} to {high} a minute depending on the number"
     return f"Calls to {rate['country_name']} cost {cost}; tell me the full number for the exact rate."
@@ -51,10 +49,13 @@ def get_rate(*, principal, arguments) -> dict:
         # The same sentence REST gives (it names no parameter), as an isError result.
         raise ToolFailure(error.message) from None
     rate = RateSerializer(quote, context={"livemode": principal.livemode}).data
+    low, high = _display(quote.per_minute_min, quote.currency), _display(quote.per_minute_max, quote.currency)
+    # A country's is its range: an assistant reading this one field still says what a call costs.
+    per_minute = _display(quote.per_minute, quote.currency) or (low if low == high else f"{low} to {high}")
     shown = {
-        "per_minute_display": _display(quote.per_minute, quote.currency),
-        "per_minute_min_display": _display(quote.per_minute_min, quote.currency),
-        "per_minute_max_display": _display(quote.per_minute_max, quote.currency),
+        "per_minute_display": per_minute,
+        "per_minute_min_display": low,
+        "per_minute_max_display": high,
     }
     return {**rate, **shown, "spoken": _spoken(quote, rate, shown)}
 
@@ -86,7 +87,10 @@ OUTPUT_SCHEMA = {
         },
         "next_step": {**NULLABLE_STRING, "description": "For a country, what to ask the user for the exact rate."},
         "livemode": {"type": "boolean"},
-        "per_minute_display": {**NULLABLE_STRING, "description": 'The rate to show ("$0.045"); null for a country.'},
+        "per_minute_display": {
+            "type": "string",
+            "description": 'The rate to show ("$0.045"); for a country, its range ("$0.02 to $0.045").',
+        },
         "per_minute_min_display": {"type": "string", "description": "The lowest rate to show."},
         "per_minute_max_display": {"type": "string", "description": "The highest rate to show."},
         "spoken": {"type": "string", "description": "One sentence with the price, for reading aloud."},

@@ -2,159 +2,58 @@
 
 Each request below is asked both ways, the fast path turned off for the second,
 and the answers compared: status, body and every header but the per-request ones
-(tests/support/fast_path.py). The table covers every resource route, found from
-the URL list, so a new resource app is held to it too.
+(tests/support/fast_path.py). The requests are every resource app's own examples of
+its routes (tests/<app>/routes.py, found from the URL list by tests/support/routes.py),
+so a new resource app is held to it too.
 """
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 
-from apps.accounts.models import SharingSettings
 from apps.api_v1.bases import ResourceApi
 from apps.apikeys.services import apikey_revoke
+from apps.credentials.scopes import ALL_SCOPES
 from apps.credentials.session import SessionOnlyMixin
-from tests.billing.factories import ledger
-from tests.calls.factories import CallFactory, TranscriptFactory
-from tests.contacts.factories import make_contact
-from tests.numbers.factories import make_caller_id, make_number
-from tests.rates.factories import make_deck
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.fast_path import alike, answer
+from tests.support.routes import every_example, resource_routes
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def no_budgets(settings):
-    # Each table asks its forty requests twice, past one key's reads a minute; that both paths
+    # Each test asks dozens of requests twice, past one key's reads a minute; that both paths
     # spend and refuse alike is tests/accounts/test_me_fast_path.py's test_a_spent_budget.
     settings.RATELIMIT = {**settings.RATELIMIT, "ENABLED": False}
 
 
-EVERY_READ = ["rates:read", "credits:read", "calls:read", "transcripts:read", "contacts:read", "numbers:read"]
-
-
 @pytest.fixture
 def account():
+    """A user with rows of every resource app, and every app's examples of its routes."""
     user = UserFactory()
-    make_deck()
-    rows = ledger(user, ["top_up", "call", "refund", "call", "adjustment"])
-    contact = make_contact(user, "Ana López", (("+34612345678", "mobile"), ("+14155550100", "work")))
-    calls = [CallFactory(user=user, contact_id=contact.id) for _ in range(4)]
-    TranscriptFactory(call=calls[0])
-    number, caller_id = make_number(user), make_caller_id(user, default=True)
-    ids = {
-        "txn": rows[2].id,
-        "call": calls[1].id,
-        "contact": contact.id,
-        "number": number.id,
-        "caller_id": caller_id.id,
-    }
-    return user, ids
+    return user, every_example(user)
 
 
-def requests(ids: dict) -> list[str]:
-    return [
-        "/v1/me?unknown=1",
-        "/v1/me?format=json",
-        "/v1/me?format=xml",
-        "/v1/calls?format=api",
-        "/v1/balance?access_token=sk_live_in_the_url",
-        "/v1/rates?to=%2B4915112345678",
-        "/v1/rates?to=Germany",
-        "/v1/rates?to=Korea",
-        "/v1/rates?to=",
-        "/v1/rates",
-        "/v1/rates?to=%2B8613812345678",
-        "/v1/balance",
-        "/v1/balance_transactions",
-        "/v1/balance_transactions?limit=2",
-        "/v1/balance_transactions?type=call",
-        "/v1/balance_transactions?type=nope",
-        "/v1/balance_transactions?limit=0",
-        f"/v1/balance_transactions?starting_after={ids['txn']}",
-        f"/v1/balance_transactions?ending_before={ids['txn']}&type=call",
-        "/v1/balance_transactions?starting_after=txn_nope",
-        f"/v1/balance_transactions?starting_after={ids['txn']}&ending_before={ids['txn']}",
-        f"/v1/balance_transactions/{ids['txn']}",
-        "/v1/balance_transactions/txn_nope",
-        "/v1/calls",
-        "/v1/calls?limit=1&direction=outbound",
-        "/v1/calls?direction=sideways",
-        "/v1/calls?expand[]=contact",
-        "/v1/calls?expand[]=transcript",
-        "/v1/calls?expand[]=everything",
-        f"/v1/calls?starting_after={ids['call']}",
-        f"/v1/calls/{ids['call']}",
-        f"/v1/calls/{ids['call']}?expand[]=transcript&expand[]=contact",
-        "/v1/calls/call_nope",
-        "/v1/contacts",
-        "/v1/contacts?query=ana",
-        "/v1/contacts?query=%2B34 612",
-        "/v1/contacts?query=",
-        f"/v1/contacts?starting_after={ids['contact']}",
-        f"/v1/contacts/{ids['contact']}",
-        "/v1/contacts/ct_nope",
-        "/v1/numbers",
-        f"/v1/numbers/{ids['number']}",
-        "/v1/numbers/num_nope",
-        "/v1/caller_ids",
-    ]
-
-
-def _resource_patterns() -> list[URLPattern]:
-    """Every ResourceApi's URL pattern, with the route as written in the URL list."""
-    found = []
-
-    def walk(patterns, prefix):
-        for entry in patterns:
-            if isinstance(entry, URLResolver):
-                walk(entry.url_patterns, prefix + str(entry.pattern))
-            elif isinstance(entry, URLPattern):
-                view_class = getattr(entry.callback, "view_class", None)
-                if view_class is not None and issubclass(view_class, ResourceApi):
-                    entry.route = prefix + str(entry.pattern)
-                    found.append(entry)
-
-    walk(get_resolver().url_patterns, "/")
-    return found
-
-
-def resource_routes() -> set[str]:
-    return {entry.route for entry in _resource_patterns()}
-
-
-def test_the_table_asks_every_resource_route(account):
-    _user, ids = account
-    asked = {path.split("?")[0] for path in requests(ids)}
-    for route in resource_routes():
-        head = route.split("<")[0]
-        assert any(path == route or (head != route and path.startswith(head)) for path in asked), route
-
-
-@pytest.mark.parametrize("summaries", [True, False])
-def test_every_read_with_every_scope(account, summaries):
-    user, ids = account
-    SharingSettings.objects.update_or_create(user=user, defaults={"call_summaries": summaries})
-    _key, secret = make_api_key(user, scopes=EVERY_READ)
-    statuses = {path: alike(path, secret)[0] for path in requests(ids)}
+def test_every_read_with_every_scope(account):
+    user, requests = account
+    _key, secret = make_api_key(user, scopes=sorted(ALL_SCOPES))
+    statuses = {path: alike(path, secret)[0] for path in requests}
     assert {200, 400, 404} <= set(statuses.values())
-    # The transcript expansion is refused while the account's call summaries switch is off.
-    assert (statuses["/v1/calls?expand[]=transcript"] == 403) is not summaries
 
 
-@pytest.mark.parametrize("scope", ["rates:read", "calls:read", "contacts:read"])
+@pytest.mark.parametrize("scope", sorted({route.scope for route in resource_routes()} - {None}))
 def test_every_read_with_one_scope(account, scope):
-    user, ids = account
+    user, requests = account
     _key, secret = make_api_key(user, scopes=[scope])
-    statuses = {path: alike(path, secret)[0] for path in requests(ids)}
+    statuses = {path: alike(path, secret)[0] for path in requests}
     assert 403 in statuses.values() and 200 in statuses.values()
 
 
 def test_every_read_in_test_mode_and_with_a_pinned_version(account):
-    user, ids = account
-    _key, secret = make_api_key(user, scopes=EVERY_READ, livemode=False)
-    for path in requests(ids)[:12]:
+    user, requests = account
+    _key, secret = make_api_key(user, scopes=sorted(ALL_SCOPES), livemode=False)
+    for route in resource_routes():
+        path = next(path for path in requests if route.asked_by(path))
         alike(path, secret)
         alike(path, secret, HTTP_SERVICE_VERSION="1999-01-01")
 
@@ -163,20 +62,20 @@ def test_every_read_in_test_mode_and_with_a_pinned_version(account):
     "secret", ["sk_live_" + "A" * 43, "sat_" + "B" * 43, "nothing-we-issue", "revoked", "wrong-address"]
 )
 def test_credentials_that_do_not_serve(account, secret):
-    user, ids = account
+    user, requests = account
     if secret == "revoked":
-        key, secret = make_api_key(user, scopes=EVERY_READ)
+        key, secret = make_api_key(user, scopes=sorted(ALL_SCOPES))
         apikey_revoke(key=key)
     elif secret == "wrong-address":
-        _key, secret = make_api_key(user, scopes=EVERY_READ, ip_allowlist=["203.0.113.0/24"])
-    for path in ("/v1/balance", "/v1/calls?limit=1", f"/v1/contacts/{ids['contact']}"):
+        _key, secret = make_api_key(user, scopes=sorted(ALL_SCOPES), ip_allowlist=["203.0.113.0/24"])
+    for path in requests[::5]:
         status, body, _headers = alike(path, secret)
         assert status in (401, 403) and "error" in body
 
 
 def test_requests_the_fast_path_leaves_to_drf(account):
-    user, _ids = account
-    _key, secret = make_api_key(user, scopes=EVERY_READ)
+    user, _requests = account
+    _key, secret = make_api_key(user, scopes=sorted(ALL_SCOPES))
     assert answer("/v1/balance?format=json", secret, via_drf=False) == answer(
         "/v1/balance?format=json", secret, via_drf=True
     )
@@ -184,8 +83,8 @@ def test_requests_the_fast_path_leaves_to_drf(account):
 
 
 def test_every_resource_route_has_the_fast_path_in_front():
-    for entry in _resource_patterns():
-        assert getattr(entry.callback, "fast_path", False), entry.route
+    for route in resource_routes():
+        assert getattr(route.callback, "fast_path", False), route.route
 
 
 def test_a_view_that_authenticates_otherwise_keeps_drfs_cycle():

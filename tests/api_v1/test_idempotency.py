@@ -23,7 +23,7 @@ from apps.api_v1.idempotency import (
     request_fingerprint,
 )
 from apps.api_v1.models import IdempotencyRecord
-from apps.api_v1.urls import catch_all
+from apps.api_v1.urls import CATCH_ALL
 from apps.apikeys.services import apikey_create
 from apps.core.errors import ApiError
 from tests.support.factories import UserFactory, make_api_key
@@ -92,7 +92,7 @@ urlpatterns = [
     path("v1/_crash", CrashingView.as_view()),
     path("v1/_refuse", RefusingView.as_view()),
     path("", include("config.urls")),
-    *catch_all,
+    *CATCH_ALL,
 ]
 handler404 = "apps.core.views.handler404"
 handler500 = "apps.core.views.handler500"

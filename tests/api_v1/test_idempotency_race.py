@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from apps.api_v1.idempotency import IdempotentMixin
 from apps.api_v1.models import IdempotencyRecord
-from apps.api_v1.urls import catch_all
+from apps.api_v1.urls import CATCH_ALL
 from apps.apikeys.models import ApiKey
 from apps.credentials.session import DashboardSessionAuthentication
 from tests.support.factories import UserFactory
@@ -48,7 +48,7 @@ class BlockingView(IdempotentMixin, APIView):
         return Response({"n": len(executions)}, status=201)
 
 
-urlpatterns = [path("v1/_block", BlockingView.as_view()), path("", include("config.urls")), *catch_all]
+urlpatterns = [path("v1/_block", BlockingView.as_view()), path("", include("config.urls")), *CATCH_ALL]
 
 
 def in_thread(fn):

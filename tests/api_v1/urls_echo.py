@@ -5,7 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.urls import catch_all
+from apps.api_v1.urls import CATCH_ALL
 
 
 class EchoSerializer(serializers.Serializer):
@@ -36,7 +36,7 @@ urlpatterns = [
     path("v1/_boom", BoomView.as_view()),
     path("boom", plain_boom),
     path("", include("config.urls")),
-    *catch_all,
+    *CATCH_ALL,
 ]
 
 handler404 = "apps.core.views.handler404"

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.apikeys.models import ApiKey
 from apps.core.ids import digest
+from apps.credentials.scopes import ALL_SCOPES
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 
@@ -88,8 +89,15 @@ def test_missing_name(dashboard):
     "scopes", [[], ["rates:write"], ["rates:read", "nope"], "rates:read", None, [1], [["rates:read"]], {}]
 )
 def test_invalid_scopes(create, user, scopes):
-    assert_error(create(scopes=scopes), 400, "invalid_scopes", param="scopes")
+    error = assert_error(create(scopes=scopes), 400, "invalid_scopes", param="scopes")
     assert user.api_keys.count() == 0
+    # The message names the scopes that would do.
+    assert f"Known scopes: {', '.join(ALL_SCOPES)}." in error["message"]
+
+
+def test_an_unknown_scope_is_named(create):
+    error = assert_error(create(scopes=["rates:read", "numbers:reed"]), 400, "invalid_scopes", param="scopes")
+    assert "'numbers:reed' is not one" in error["message"]
 
 
 def test_all_ten_scopes_are_accepted_and_duplicates_dropped(create):

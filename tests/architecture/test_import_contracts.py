@@ -1,27 +1,32 @@
-"""The import contracts of .importlinter hold, and each of them is able to fail.
+"""The import contracts of .importlinter hold, each of them is able to fail, and they cover new apps.
 
-For every contract, one import that breaks it is added to a scratch copy of
-apps/, and lint-imports must then name that contract among the broken ones.
-A contract that no import can break would pass CI while guarding nothing.
+For every contract, one import that breaks it is added to a scratch copy of apps/, and
+lint-imports must then name that contract among the broken ones. A contract that no import
+can break would pass CI while guarding nothing. The breaking import is made by, or to, an
+app that is in no list of .importlinter (``apps.scratch``), so each contract is shown to
+hold an app written after it.
 """
 
 import configparser
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+from tests.support.import_rules import ROOT, broken_contracts, run_lint, scratch_copy
+
+NEW_APP = "apps.scratch"
+
+
+def config() -> configparser.ConfigParser:
+    parsed = configparser.ConfigParser()
+    parsed.read(ROOT / ".importlinter")
+    return parsed
 
 
 def contracts() -> dict[str, configparser.SectionProxy]:
-    config = configparser.ConfigParser()
-    config.read(ROOT / ".importlinter")
+    parsed = config()
     return {
-        name.split(":", 2)[2]: config[name] for name in config.sections() if name.startswith("importlinter:contract:")
+        name.split(":", 2)[2]: parsed[name] for name in parsed.sections() if name.startswith("importlinter:contract:")
     }
 
 
@@ -29,18 +34,43 @@ def lines(value: str) -> list[str]:
     return [line.strip() for line in value.splitlines() if line.strip()]
 
 
+def a_resource_app() -> str:
+    not_resources = set(lines(config()["importlinter"]["not_resource_apps"]))
+    apps = sorted(f"apps.{p.name}" for p in (ROOT / "apps").iterdir() if (p / "__init__.py").exists())
+    return next(app for app in apps if app not in not_resources)
+
+
+def a_private_module(package: str) -> str:
+    """A module of the package other than its public one."""
+    folder = ROOT / Path(*package.split("."))
+    return min(p.stem for p in folder.glob("*.py") if p.stem not in {"__init__", "public"})
+
+
 def a_breaking_import(contract) -> tuple[str, str]:
-    """(module that imports, module imported) that the contract forbids."""
-    if contract["type"] == "independence":
-        first, second = lines(contract["modules"])[:2]
-        return first, second
-    return lines(contract["source_modules"])[0], lines(contract["forbidden_modules"])[0]
+    """(module that imports, module imported) that the contract forbids, one of them a new app."""
+    kind = contract["type"]
+    if kind == "forbidden":
+        return lines(contract["source_modules"])[0], lines(contract["forbidden_modules"])[0]
+    if kind == "only":
+        return lines(contract["source_modules"])[0], NEW_APP
+    if kind == "protected":
+        package = lines(contract["protected_modules"])[0].removesuffix(".*")
+        return NEW_APP, f"{package}.{a_private_module(package)}"
+    if kind == "resources_independent":
+        return NEW_APP, a_resource_app()
+    if kind == "resources_forbidden":
+        return NEW_APP, lines(contract["forbidden_modules"])[0]
+    raise AssertionError(f"no breaking import known for contract type {kind!r}")
 
 
-def run_lint(cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(LINT_IMPORTS), "--no-cache"], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
-    )
+def with_a_new_app(tmp_path: Path) -> Path:
+    """A scratch copy with an empty new app, ``apps.scratch``."""
+    root = scratch_copy(tmp_path)
+    new_app = root / "apps" / "scratch"
+    new_app.mkdir()
+    (new_app / "__init__.py").write_text("")
+    (new_app / "models.py").write_text("")
+    return root
 
 
 def test_the_contracts_hold():
@@ -48,15 +78,18 @@ def test_the_contracts_hold():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_a_new_app_that_imports_nothing_breaks_no_contract(tmp_path):
+    done = run_lint(with_a_new_app(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("name", sorted(contracts()))
 def test_each_contract_catches_a_deliberate_break(name, tmp_path):
     contract = contracts()[name]
     importer, imported = a_breaking_import(contract)
-    shutil.copytree(ROOT / "apps", tmp_path / "apps", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
-    package = tmp_path / Path(*importer.split("."))
+    root = with_a_new_app(tmp_path)
+    package = root / Path(*importer.split("."))
     (package / "deliberate_break.py").write_text(f"import {imported}  # noqa\n")
-    done = run_lint(tmp_path)
+    done = run_lint(root)
     assert done.returncode != 0, done.stdout
-    broken = done.stdout.split("Broken contracts", 1)[-1]
-    assert contract["name"][:40] in broken, done.stdout
+    assert contract["name"][:40] in broken_contracts(done), done.stdout

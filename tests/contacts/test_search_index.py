@@ -1,4 +1,4 @@
-"""PostgreSQL answers a contact search from an index (DESIGN, Phase 2: "PostgreSQL uses an index for it,
+"""PostgreSQL answers a contact search from an index (docs/design.md, Phase 2: "PostgreSQL uses an index for it,
 SQLite may scan"), shown with EXPLAIN for an account of 10,000 contacts among other accounts' contacts.
 
 The rows are the services' (the same sort key, name words and digit suffixes, from
@@ -118,3 +118,31 @@ def test_the_plan_answers_what_the_list_shows(account):
     expected = Contact.objects.filter(user=account, name__startswith="Ana Kim ").order_by("sort_name", "id")
     assert [c.id for c in found] == [c.id for c in expected]
     assert isinstance(selectors.contact_list(principal=principal_of(account)), ContactList)
+
+
+def plan_shape(user, query) -> list:
+    """The plan's nodes (type, index, relation), depth first: what the planner chose, without its costs."""
+    import json
+
+    explained = selectors.contact_list(principal=principal_of(user), query=query).queryset(limit=11)
+    plan = json.loads(explained.explain(format="json"))[0]["Plan"]
+
+    def walk(node):
+        yield (node["Node Type"], node.get("Index Name"), node.get("Relation Name"), node.get("Subplan Name"))
+        for child in node.get("Plans", []):
+            yield from walk(child)
+
+    return list(walk(plan))
+
+
+@pytest.mark.parametrize(
+    ("one_word", "many"),
+    [
+        ("ana", "ana k m j a b c d"),  # eight words, the longest the same
+        ("a", "\u249c" * 100),  # a hundred characters folding to "(a)"
+        ("a", "\u249c\u249d\u249e\u249f\u24a0\u24a1\u24a2\u24a3"),  # eight folded words
+    ],
+)
+def test_the_plan_of_many_words_is_the_plan_of_one(account, one_word, many):
+    assert plan_shape(account, many) == plan_shape(account, one_word)
+    assert any(node[1] == TERM_INDEX for node in plan_shape(account, many))

@@ -1,8 +1,11 @@
 """Ids and secrets: prefix plus uniform base62 from the OS's CSPRNG."""
 
+import re
 from collections import Counter
 
-from apps.core.ids import BASE62, SECRET_LENGTH, looks_like, new_id, new_secret, random_base62
+import pytest
+
+from apps.core.ids import BASE62, SECRET_LENGTH, id_pattern, is_id, looks_like, new_id, new_secret, random_base62
 
 
 def test_lengths_and_alphabet():
@@ -36,3 +39,23 @@ def test_the_format_check_takes_only_ascii_base62_of_the_right_length():
     assert not looks_like(good[:-1] + "\u0663", "sat_")  # an Arabic-Indic digit is not base62
     assert not looks_like(good[:-1] + "-", "sat_")
     assert not looks_like(good[:-1] + "\n", "sat_")
+
+
+@pytest.mark.parametrize(
+    ("value", "well_formed"),
+    [
+        ("num_" + "a" * 24, True),
+        ("num_" + "a" * 64, True),
+        ("num_" + "a" * 65, False),
+        ("num_", False),
+        ("num_abc_def", False),
+        ("num_abc\x00", False),
+        ("cid_" + "a" * 24, False),
+        (None, False),
+        (123, False),
+    ],
+)
+def test_is_id_and_id_pattern_say_the_same(value, well_formed):
+    assert is_id(value, "num_") is well_formed
+    if isinstance(value, str):
+        assert (re.fullmatch(id_pattern("num_"), value) is not None) is well_formed

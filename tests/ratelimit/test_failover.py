@@ -53,7 +53,7 @@ class SentinelSet:
                 "--dir",
                 str(self.directory),
                 *extra,
-            ],  # fmt: skip
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -77,7 +77,7 @@ class SentinelSet:
         assert wait_until(lambda: replica.info("replication")["master_link_status"] == "up", 20)
 
     def primary_named(self) -> int:
-        host, port = redis.Redis(port=self.sentinel).sentinel_get_master_addr_by_name(SERVICE)
+        _host, port = redis.Redis(port=self.sentinel).sentinel_get_master_addr_by_name(SERVICE)
         return int(port)
 
     def kill(self, port: int) -> None:

@@ -80,10 +80,7 @@ def wait_ready(port, process):
 @pytest.fixture(params=["redis", "cluster"])
 def two_servers(request, tmp_path):
     """Two server processes (nodes) on one database and one Redis: a single server, or a 3-primary cluster."""
-    if request.param == "cluster":
-        redis_server = start_private_cluster(tmp_path / "cluster")
-    else:
-        redis_server = start_private_redis()
+    redis_server = start_private_cluster(tmp_path / "cluster") if request.param == "cluster" else start_private_redis()
     env = server_env(tmp_path, redis_server)
     manage(env, "migrate", "--noinput")
     manage(env, "createuser", "--email", "two@example.com", "--display-name", "Two", "--password", "pw-0123456789!")

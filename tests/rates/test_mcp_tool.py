@@ -1,13 +1,15 @@
-"""svc_get_rate (DESIGN, Phase 2): its listing, its exact output (what GET /v1/rates says, plus display
+"""svc_get_rate (docs/design.md, Phase 2): its listing, its exact output (what GET /v1/rates says, plus display
 strings and a spoken line), failures as isError results, and its scope."""
 
 import json
+from decimal import Decimal
 
 import jsonschema
 import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
 from apps.mcp_bridge import registry
+from tests.rates.factories import RateFactory
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 
@@ -136,7 +138,7 @@ def test_a_country(deck, mcp):
         "billing_increment": {"first_seconds": 60, "next_seconds": 60},
         "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
         "livemode": True,
-        "per_minute_display": None,
+        "per_minute_display": "$0.012 to $0.09",  # the range an assistant reads, never null
         "per_minute_min_display": "$0.012",
         "per_minute_max_display": "$0.09",
         "spoken": (
@@ -144,6 +146,12 @@ def test_a_country(deck, mcp):
             "tell me the full number for the exact rate."
         ),
     }
+
+
+def test_a_country_of_one_price_shows_that_price(mcp):
+    RateFactory(prefix="354", country="IS", label="Iceland", per_minute=Decimal("0.03"))
+    RateFactory(prefix="3546", country="IS", label="Iceland - Mobile", per_minute=Decimal("0.03"))
+    assert structured(mcp, "Iceland")["per_minute_display"] == "$0.03"
 
 
 @pytest.mark.parametrize(

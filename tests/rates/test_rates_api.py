@@ -1,4 +1,4 @@
-"""GET /v1/rates?to= (DESIGN, Phase 2): a number's rate by its longest prefix, a country's estimate,
+"""GET /v1/rates?to= (docs/design.md, Phase 2): a number's rate by its longest prefix, a country's estimate,
 every error with its param, and the scope and mode rules."""
 
 from decimal import Decimal
@@ -286,3 +286,28 @@ def test_every_answer_has_request_id_and_no_store(deck, rates):
     for response in (rates("DE"), rates("Narnia")):
         assert response["Request-Id"].startswith("req_")
         assert response["Cache-Control"] == "no-store"
+
+
+# --- A + sent unencoded in the URL -------------------------------------------------------------
+
+
+def test_an_unencoded_plus_arrives_as_a_space_and_is_read_as_plus(deck, client, live_secret):
+    # curl '/v1/rates?to=+4915112345678': the query string decodes the + as a space.
+    response = client.get("/v1/rates?to=+4915112345678", HTTP_AUTHORIZATION=f"Bearer {live_secret}")
+    body = ok(response)
+    assert (body["to"], body["prefix"]) == ("+4915112345678", "49151")
+
+
+def test_an_unencoded_plus_with_spaces_in_the_number_is_read_alike(deck, client, live_secret):
+    response = client.get("/v1/rates?to=+49+151+1234+5678", HTTP_AUTHORIZATION=f"Bearer {live_secret}")
+    assert ok(response)["to"] == "+4915112345678"
+
+
+def test_a_leading_space_before_a_word_is_not_a_plus(deck, rates):
+    assert ok(rates(" Germany"))["country"] == "DE"
+
+
+def test_digits_without_plus_are_refused_with_how_to_write_plus_in_a_url(deck, rates):
+    error = assert_error(rates("4915112345678"), 400, "invalid_request", param="to")
+    assert "%2B" in error["message"]
+    assert "--data-urlencode" in error["message"]

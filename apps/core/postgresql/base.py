@@ -16,6 +16,8 @@ sent ``OPTIONS["prepare_threshold"]`` times on a connection (Django's knob; None
 default, prepares nothing). PostgreSQL then skips parsing it and, on a generic plan,
 planning it: for a page of calls, planning took three times as long as running it. Every other statement
 keeps Django's client-side binding, which prepares nothing.
+
+And the bound of a statement (apps/core/statements.py), asked for when the connection opens.
 """
 
 import select
@@ -24,6 +26,8 @@ from django.db.backends.postgresql import base, operations
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from psycopg import errors
 from psycopg.pq import Format
+
+from apps.core import statements
 
 _PREPARED = "\x00prepared"  # a name no server-side cursor has: create_cursor's sign for prepared_cursor()
 
@@ -42,6 +46,15 @@ class DatabaseOperations(operations.DatabaseOperations):
 
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
+
+    def get_connection_params(self):
+        # The bound of every statement on this connection (apps/core/statements.py), sent with the
+        # connection's start-up parameters: no round trip of its own.
+        params = super().get_connection_params()
+        timeout = statements.statement_timeout_ms()
+        if timeout:
+            params["options"] = f"{params.get('options', '')} -c statement_timeout={timeout}".strip()
+        return params
 
     def is_usable(self):
         connection = self.connection

@@ -1,17 +1,12 @@
 """The fetch of one client metadata document: resolve, check the addresses, connect, read.
 
 One deadline (``CIMD_FETCH_TIMEOUT_SECONDS``) covers the whole fetch, the DNS
-lookup included: ``socket.getaddrinfo`` takes no timeout and a resolver that
-never answers would otherwise hold the worker for as long as the system's
-resolver retries. The lookup runs on a daemon thread that the fetch stops
-waiting for at the deadline; at most ``MAX_LOOKUPS`` such lookups run at once
-in a process, so a resolver that hangs costs a few threads, never a thread
-per request.
+lookup included. Resolving, refusing non-public addresses and connecting to
+the address just checked are apps/core/egress.py's, shared with webhook
+deliveries; this module adds the document's own rules.
 """
 
-import socket
 import ssl
-import threading
 import time
 
 import urllib3
@@ -19,39 +14,13 @@ from django.conf import settings
 from oauth2_provider.cimd import CIMDError, SafeMetadataFetcher
 from oauth2_provider.settings import oauth2_settings
 
+from apps.core import egress
+
 from ..dot_private import validate_client_id_url
-from .addresses import address_allowed
+from .addresses import admitted
 from .document import cache_lifetime, client_metadata_document_validate
 
 MAX_CLIENT_ID_LENGTH = 255
-MAX_LOOKUPS = 8
-_lookups = threading.BoundedSemaphore(MAX_LOOKUPS)
-
-
-def _getaddrinfo_within(hostname: str, port: int, timeout: float) -> list:
-    """``socket.getaddrinfo`` for a TCP connection, given up on after ``timeout`` seconds."""
-    if timeout <= 0:
-        raise CIMDError("client_id host was not resolved within the fetch deadline")
-    if not _lookups.acquire(blocking=False):
-        raise CIMDError("too many client_id host lookups in progress")
-    outcome: dict = {}
-    done = threading.Event()
-
-    def lookup():
-        try:
-            outcome["infos"] = socket.getaddrinfo(hostname, port, proto=socket.IPPROTO_TCP)
-        except BaseException as exc:  # handed to the waiting request below
-            outcome["error"] = exc
-        finally:
-            _lookups.release()
-            done.set()
-
-    threading.Thread(target=lookup, name="cimd-lookup", daemon=True).start()
-    if not done.wait(timeout):
-        raise CIMDError("client_id host was not resolved within the fetch deadline")
-    if "error" in outcome:
-        raise CIMDError("could not resolve client_id host") from outcome["error"]
-    return outcome["infos"]
 
 
 class ClientMetadataFetcher(SafeMetadataFetcher):
@@ -64,15 +33,12 @@ class ClientMetadataFetcher(SafeMetadataFetcher):
     def resolve(self, hostname: str, port: int, deadline: float | None = None) -> list[str]:
         if deadline is None:
             deadline = time.monotonic() + oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS
-        infos = _getaddrinfo_within(hostname, port, deadline - time.monotonic())
-        ips = list(dict.fromkeys(info[4][0] for info in infos))
-        if not ips:
-            raise CIMDError("client_id host did not resolve to any address")
-        # One internal address refuses the host: a split answer must not reach an internal service.
-        refused = [ip for ip in ips if not address_allowed(ip)]
-        if refused:
-            raise CIMDError(f"client_id host resolves to a non-public address ({refused[0]})")
-        return ips
+        try:
+            return egress.resolve_checked(hostname, port, deadline=deadline, admitted=admitted())
+        except egress.AddressRefused as exc:
+            raise CIMDError(f"client_id host resolves to a non-public address ({exc.address})") from exc
+        except egress.EgressError as exc:
+            raise CIMDError(f"client_id host: {exc}") from exc
 
     def ssl_context(self) -> ssl.SSLContext:
         # A CA that tests trust instead of the system store; no deployment defines the setting.
@@ -96,26 +62,15 @@ class ClientMetadataFetcher(SafeMetadataFetcher):
             if remaining <= 0:
                 break
             # Connect to the address just validated; SNI, certificate and Host use the name.
-            pool = urllib3.HTTPSConnectionPool(
-                host=ip,
-                port=port,
-                timeout=urllib3.Timeout(connect=remaining, read=remaining, total=remaining),
-                retries=False,
-                maxsize=1,
-                ssl_context=context,
-                server_hostname=parsed.hostname,
+            pool = egress.connection_pool(
+                scheme="https", ip=ip, port=port, hostname=parsed.hostname, timeout=remaining, ssl_context=context
             )
             try:
                 response = pool.urlopen("GET", path, headers=headers, redirect=False, preload_content=False)
-                # urllib3's timeouts restart with every chunk read, so a server that
-                # trickles its body byte by byte could hold this worker for hours;
-                # a watchdog shuts the socket when the whole-fetch deadline passes.
-                watchdog = threading.Timer(max(deadline - time.monotonic(), 0), response.shutdown)
-                watchdog.start()
                 try:
-                    data, max_age = self._read_document(response)
+                    with egress.watchdog(response, deadline):
+                        data, max_age = self._read_document(response)
                 finally:
-                    watchdog.cancel()
                     response.release_conn()
                 if time.monotonic() >= deadline:
                     raise CIMDError("client_id document was not received within the fetch deadline")

@@ -37,6 +37,10 @@ class Connection:
         return self.redirect_hosts[0] if self.redirect_hosts else None
 
     @property
+    def sensitive_count(self) -> int:
+        return sum(1 for s in self.scopes if s in SCOPES and SCOPES[s].sensitive)
+
+    @property
     def scope_details(self) -> list[dict]:
         return [
             {"scope": s, "description": SCOPES[s].sentence, "sensitive": SCOPES[s].sensitive}
@@ -53,6 +57,20 @@ def live_refresh_q(now) -> Q:
         & (Q(expires__isnull=True) | Q(expires__gt=now))
         & (Q(family_expires__isnull=True) | Q(family_expires__gt=now))
     )
+
+
+def scopes_held(*, user, application, resource: str, now=None) -> set[str]:
+    """The scopes ``application`` holds on ``user``'s account for ``resource``: those of
+    its live grant families bound to that resource (one query)."""
+    now = now or timezone.now()
+    held: set[str] = set()
+    rows = RefreshToken.objects.filter(live_refresh_q(now), user=user, application=application).values_list(
+        "scope", "resource"
+    )
+    for scope, resources in rows:
+        if resource in (resources or []):
+            held.update(scope.split())
+    return held
 
 
 def _registered_single_host(application: Application) -> str | None:

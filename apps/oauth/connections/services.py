@@ -9,6 +9,7 @@ from apps.audit.models import EventType
 from apps.audit.services import audit_record
 from apps.core.errors import ApiError
 from apps.credentials.revocation import invalidate_user
+from apps.credentials.signals import credential_ended
 from apps.oauth.models import AccessToken, Application, Grant, RefreshToken
 
 from .selectors import live_refresh_q
@@ -51,6 +52,12 @@ def _revoke(*, user, application: Application | None, now) -> Revoked:
     refresh = RefreshToken.objects.filter(**rows, revoked__isnull=True).update(revoked=now, updated=now)
     access = AccessToken.objects.filter(**rows, expires__gt=now).update(expires=now, updated=now)
     invalidate_user(user.pk)  # a bulk update sends no signal; cached access tokens die with the rows
+    credential_ended.send(
+        sender=Application,
+        user_id=user.pk,
+        kind="oauth",
+        credential_id=application.client_id if application is not None else None,
+    )
     return Revoked(
         codes=codes,
         refresh_tokens=refresh,

@@ -1,4 +1,4 @@
-"""The consent transaction API (docs/spec.md 4.5, shapes in DESIGN.md) and the consent page.
+"""The consent transaction API (docs/spec.md 4.5, shapes in docs/design.md) and the consent page.
 
 Both read the transaction through one function, so the page and the API can
 never disagree about whether a transaction may be decided.
@@ -23,6 +23,7 @@ from apps.core.ids import digest
 from apps.core.timefmt import unix_seconds
 from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
 
+from ..connections.selectors import scopes_held
 from ..models import ConsentTransaction
 from ..selectors import transaction_get
 from ..services import transaction_decide
@@ -88,8 +89,39 @@ def transaction_for_request(request, transaction_id: str, *, now=None) -> Consen
     return txn
 
 
+def scope_offers(txn: ConsentTransaction) -> tuple[list[dict], bool]:
+    """Each requested scope as the page offers it, and whether this is a step-up.
+
+    A scope the app already holds (for this resource) starts ticked; one it does not
+    starts unticked when it is sensitive or opt-in, ticked otherwise. For an app already
+    connected, the scopes it does not hold yet come first, marked new; a step-up is such
+    a request asking for everything it holds plus more (docs/decisions/consent-defaults.md).
+    Only the page's defaults: a decision without ``scopes`` still grants what was asked.
+    """
+    held = scopes_held(user=txn.user_id, application=txn.application, resource=txn.resource)
+    offers = []
+    for name in txn.scopes:
+        scope = SCOPES[name]
+        new = bool(held) and name not in held
+        offers.append(
+            {
+                "scope": name,
+                "description": scope.sentence,
+                "sensitive": scope.sensitive,
+                "held": name in held,
+                "new": new,
+                "ticked": name in held or not scope.starts_unticked,
+            }
+        )
+    if held:
+        offers.sort(key=lambda offer: not offer["new"])  # stable: the request's order within each group
+    step_up = bool(held) and held <= set(txn.scopes) and any(offer["new"] for offer in offers)
+    return offers, step_up
+
+
 def transaction_payload(txn: ConsentTransaction) -> dict:
     application = txn.application
+    offers, step_up = scope_offers(txn)
     return {
         "id": txn.pk,
         "object": "oauth_transaction",
@@ -100,9 +132,8 @@ def transaction_payload(txn: ConsentTransaction) -> dict:
             "redirect_host": urlsplit(txn.redirect_uri).hostname,
             "client_id_host": client_id_host(application),
         },
-        "scopes": [
-            {"scope": s, "description": SCOPES[s].sentence, "sensitive": SCOPES[s].sensitive} for s in txn.scopes
-        ],
+        "scopes": offers,
+        "step_up": step_up,
         "confirmation_required": confirmation_required(txn),
         "resource": txn.resource,
         "expires_at": unix_seconds(txn.expires_at),

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.apikeys.services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, apikey_create
 from apps.core.errors import ApiError
-from apps.credentials.scopes import ALL_SCOPES, READ_ONLY_STARTER_SET
+from apps.credentials.scopes import ALL_SCOPES, READ_ONLY_STARTER_SET, SENSITIVE_SCOPES
 
 
 class Command(BaseCommand):
@@ -29,6 +29,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--ip-allowlist", default="", help="comma-separated addresses or CIDR ranges")
         parser.add_argument("--test", action="store_true", help="make an sk_test_ key (test-mode data only)")
+        parser.add_argument(
+            "--choose-with",
+            default="--scopes ",
+            help="how the caller names other scopes, for the hint on stderr (make apikey passes SCOPES=)",
+        )
 
     def handle(self, *args, **o):
         user = get_user_model().objects.filter(email__iexact=o["email"]).first()
@@ -45,5 +50,13 @@ class Command(BaseCommand):
             )
         except ApiError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
+        # stderr, so that KEY=$(make -s apikey) captures the secret alone.
         self.stderr.write(f"created {key.id} with scopes {' '.join(key.scopes)}; the secret below is shown once")
+        # The example adds a scope the key lacks, a non-sensitive one when there is one left.
+        others = sorted((s for s in ALL_SCOPES if s not in key.scopes), key=lambda s: s in SENSITIVE_SCOPES)
+        if others:
+            example = " ".join([*key.scopes, others[0]])
+            self.stderr.write(
+                f'other scopes: {o["choose_with"]}"{example}" (space-separated); known scopes: {" ".join(ALL_SCOPES)}'
+            )
         self.stdout.write(secret)

@@ -1,0 +1,48 @@
+"""How long one database statement may run, and how a statement cut off at that bound is told apart.
+
+A request may never hold a worker until gunicorn kills it (the client then gets
+gunicorn's HTML 500, without a ``Request-Id``): every connection of the service
+asks PostgreSQL to cancel any statement past ``DATABASE_STATEMENT_TIMEOUT``
+seconds, and the cancelled statement is answered like a database outage, the
+contract's 503 with ``Retry-After`` (apps/core/middleware.py). Commands run by
+``manage.py`` (migrations, ``import_rates``, the worker) get
+``DATABASE_COMMAND_STATEMENT_TIMEOUT`` instead: they serve no client and may
+rewrite whole tables. ``manage.py runserver`` serves requests, so it keeps the
+requests' bound.
+"""
+
+import logging
+
+from django.conf import settings
+
+logger = logging.getLogger("apps.core.statements")
+
+_WEB_SERVERS = frozenset({"runserver"})
+_command = False
+
+
+def run_as_command(argv: list[str]) -> None:
+    """Called by manage.py before Django starts: its commands, other than a web server, get the longer bound."""
+    global _command
+    _command = len(argv) > 1 and argv[1] not in _WEB_SERVERS
+
+
+def statement_timeout_ms() -> int:
+    """The bound of this process's statements in milliseconds; 0 means none."""
+    seconds = settings.DATABASE_COMMAND_STATEMENT_TIMEOUT if _command else settings.DATABASE_STATEMENT_TIMEOUT
+    return max(0, round(seconds * 1000))
+
+
+def is_statement_timeout(exception: BaseException) -> bool:
+    """True for a statement PostgreSQL cancelled (the bound above, or an operator's cancel)."""
+    # Django wraps the driver's error; the driver's class is the cause. Named, not imported,
+    # so that a deployment on SQLite needs no PostgreSQL driver.
+    cause = getattr(exception, "__cause__", None)
+    return type(cause).__name__ == "QueryCanceled"
+
+
+def note_if_cancelled(request, exception: BaseException) -> None:
+    """One log line for a cancelled statement, so that an operator sees which path ran into the bound."""
+    if is_statement_timeout(exception):
+        path = getattr(request, "path", "?")
+        logger.warning("statement cancelled at the bound of %s ms: %s %s", statement_timeout_ms(), request.method, path)

@@ -1,0 +1,52 @@
+from django.contrib import admin
+from django.utils import timezone
+
+from .models import Job, JobStatus
+
+
+class StateFilter(admin.SimpleListFilter):
+    """What staff look for: rows being run, rows waiting past their time (no worker?), failures."""
+
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("running", "Running (leased)"),
+            ("overdue", "Overdue by 5 minutes or more"),
+            ("retrying", "Waiting to retry"),
+            ("failed", "Failed"),
+        ]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        ready = queryset.filter(status=JobStatus.READY)
+        if self.value() == "running":
+            return ready.filter(locked_until__gt=now)
+        if self.value() == "overdue":
+            return ready.filter(run_at__lte=now - timezone.timedelta(minutes=5)).exclude(locked_until__gt=now)
+        if self.value() == "retrying":
+            return ready.exclude(last_error="").exclude(locked_until__gt=now)
+        if self.value() == "failed":
+            return queryset.filter(status=JobStatus.FAILED)
+        return queryset
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    """Read-only: work is changed by its handlers and the worker, not by hand."""
+
+    list_display = ("id", "kind", "status", "subject", "run_at", "attempts", "locked_until", "created", "finished_at")
+    list_filter = (StateFilter, "status", "kind")
+    search_fields = ("=id", "=subject", "=dedupe_key", "kind")
+    date_hierarchy = "created"
+    readonly_fields = [f.name for f in Job._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,178 @@
+"""``manage.py run_worker``: claims due rows and runs their handlers until stopped.
+
+Several may run against PostgreSQL (claims skip each other's rows); against SQLite run
+one (SQLite has one writer at a time, and the quick start needs no more). With more than
+one thread (``--threads``, JOBS ``THREADS``; 4 on PostgreSQL) each thread claims one row
+at a time, so a row that takes long (a webhook receiver that hangs until its timeout)
+holds only its own thread: the other rows due are run beside it, never queued behind it
+in the same claim. SIGTERM or
+SIGINT finishes the row being run, gives back the rest of the claim and exits; a second
+signal exits at once (the row comes due again when its lease runs out).
+"""
+
+import contextlib
+import logging
+import signal
+import threading
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
+from django.utils import timezone
+
+from apps.jobs import conf, registry, runner
+from apps.jobs.models import Job, JobStatus
+
+logger = logging.getLogger("apps.jobs")
+
+# The longest wait between tries while the database is away.
+OUTAGE_PAUSE_MAX = 30.0
+PURGE_EVERY = timedelta(hours=1)
+
+
+class Command(BaseCommand):
+    help = "Run due durable work (apps.jobs) until stopped; --once runs what is due now and exits."
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stopping = threading.Event()
+        self._purge_lock = threading.Lock()
+        self._next_purge = None  # at start
+
+    def add_arguments(self, parser):
+        parser.add_argument("--once", action="store_true", help="Run every row due now, then exit.")
+        parser.add_argument(
+            "--poll", type=float, default=None, help="Seconds to wait when nothing is due (JOBS POLL_SECONDS)."
+        )
+        parser.add_argument(
+            "--threads", type=int, default=None, help="Rows run at once, one claimed at a time each (JOBS THREADS)."
+        )
+
+    def handle(self, *args, once=False, poll=None, threads=None, **options):
+        poll = conf.get("POLL_SECONDS") if poll is None else poll
+        if poll <= 0:
+            raise CommandError("--poll must be more than 0 seconds.")
+        # --once (scripts, a caller's own transaction) runs in this thread and connection.
+        default = 4 if connection.vendor == "postgresql" and not once else 1
+        if threads is None:
+            threads = conf.get("THREADS") or default
+        if threads < 1:
+            raise CommandError("--threads must be at least 1.")
+        self.stopping = threading.Event()
+        previous = self._install_signal_handlers() if not once else {}
+        try:
+            self._name_orphans()
+            logger.info("worker %s started (kinds: %s)", runner.worker_name(), ", ".join(registry.kinds()) or "none")
+            if threads == 1:
+                ran = self._loop(once=once, poll=poll, batch=conf.get("BATCH_SIZE"))
+            else:
+                ran = self._threads(threads, once=once, poll=poll)
+        finally:
+            # Whoever called the command (a test, a script) gets its own handlers back.
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        logger.info("worker %s stopped after %s rows", runner.worker_name(), ran)
+        if once:
+            self.stdout.write(f"Ran {ran} job(s).")
+
+    def _threads(self, count: int, *, once: bool, poll: float) -> int:
+        totals: list[int] = []
+        crashed: list[BaseException] = []
+
+        def run():
+            try:
+                totals.append(self._loop(once=once, poll=poll, batch=1))
+            except BaseException as exc:
+                # One thread's failure stops the worker (its supervisor restarts it) rather than
+                # leaving it running with fewer threads than it says.
+                logger.exception("worker %s: a thread failed; stopping", runner.worker_name())
+                crashed.append(exc)
+                self.stopping.set()
+            finally:
+                connection.close()  # each thread's own connection
+
+        # Daemon threads: a second signal's SystemExit in the main thread ends the process at once.
+        workers = [threading.Thread(target=run, name=f"jobs-{n}", daemon=True) for n in range(count)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            while worker.is_alive():
+                worker.join(0.5)  # the main thread stays free to take signals
+        if crashed:
+            raise CommandError(f"a worker thread failed: {crashed[0]!r}") from crashed[0]
+        return sum(totals)
+
+    def _loop(self, *, once: bool, poll: float, batch: int) -> int:
+        ran = 0
+        pause = poll
+        while not self.stopping.is_set():
+            try:
+                # A connection that died or outlived CONN_MAX_AGE is replaced, as between requests
+                # (never inside a transaction: a test's, or a caller's running --once).
+                if not connection.in_atomic_block:
+                    close_old_connections()
+                self._purge_if_due()
+                count = self._run_batch(batch)
+            except (OperationalError, InterfaceError) as exc:
+                locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()
+                if connection.in_atomic_block or (once and not locked):
+                    raise
+                # The database is away (a restart, a failover), or another writer held SQLite's
+                # one write lock past the busy timeout. Nothing is lost: rows claimed and not
+                # finished come due again when their lease runs out. Try again, less often
+                # while it lasts.
+                logger.warning("worker %s: %s; trying again in %g s", runner.worker_name(), exc, pause)
+                with contextlib.suppress(DatabaseError):
+                    connection.close()
+                self.stopping.wait(pause)
+                pause = min(pause * 2, OUTAGE_PAUSE_MAX)
+                continue
+            pause = poll
+            ran += count
+            if once and count == 0:
+                break
+            if count == 0:
+                self.stopping.wait(poll)
+        return ran
+
+    def _purge_if_due(self):
+        """At start, then hourly: finished rows past their keeping time go (one thread does it)."""
+        now = timezone.now()
+        with self._purge_lock:
+            if self._next_purge is not None and now < self._next_purge:
+                return
+            self._next_purge = now + PURGE_EVERY
+        removed = runner.purge(now=now)
+        if removed:
+            logger.info("worker %s deleted %s finished rows past their keeping time", runner.worker_name(), removed)
+
+    def _run_batch(self, batch: int) -> int:
+        now = timezone.now()
+        token, jobs = runner.claim(now=now, limit=batch)
+        for index, job in enumerate(jobs):
+            if self.stopping.is_set():
+                runner.release(token, jobs[index:])
+                return index
+            runner.run_one(job, token, now=now)
+        return len(jobs)
+
+    def _install_signal_handlers(self):
+        def stop(signum, frame):
+            if self.stopping.is_set():
+                raise SystemExit(128 + signum)
+            logger.info("worker %s stopping (signal %s)", runner.worker_name(), signum)
+            self.stopping.set()
+
+        return {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
+
+    def _name_orphans(self):
+        kinds = registry.kinds()
+        orphans = (
+            Job.objects.filter(status=JobStatus.READY)
+            .exclude(kind__in=kinds)
+            .values_list("kind", flat=True)
+            .distinct()
+            .order_by("kind")
+        )
+        for kind in orphans:
+            logger.error("ready jobs of kind %s have no handler: they are kept until one is registered", kind)

@@ -1,0 +1,347 @@
+"""/v1/webhook_endpoints and /v1/events (docs/design.md "Webhooks"). Scope webhooks:manage.
+
+Endpoints and events are the caller's account's, in the caller's mode; another
+account's or the other mode's read as absent (404 ``not_found``). Writes and
+reads alike spend the reads budget.
+"""
+
+from datetime import UTC, datetime
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.api_v1.public import (
+    ERROR_REF,
+    IDEMPOTENCY_PARAMETER,
+    HasScope,
+    IdempotentMixin,
+    ResourceApi,
+    ResourceListApi,
+)
+from apps.core.errors import ApiError
+from apps.ratelimit import budgets
+
+from . import delivery as deliveries
+from . import events as types
+from . import selectors, services
+from .models import DELIVERY_PREFIX, ENDPOINT_PREFIX, EVENT_PREFIX, DeliveryStatus
+from .serializers import deleted_endpoint_payload, delivery_payload, endpoint_payload, event_payload
+
+SCOPE = "webhooks:manage"
+ENDPOINT_TAGS = ["Webhook endpoints"]
+EVENT_TAGS = ["Events"]
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
+
+def _object(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=OpenApiTypes.OBJECT, description=description)
+
+
+FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE}.")
+NOT_FOUND = _error("not_found: no such endpoint in this account and mode.")
+
+
+def _body(request) -> dict:
+    data = request.data
+    if not request.body.strip():
+        return {}
+    if not isinstance(data, dict):
+        raise ApiError("invalid_body", "The request body must be a JSON object.")
+    return data
+
+
+def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
+    endpoint = selectors.endpoint_get(principal=request.auth, endpoint_id=endpoint_id)
+    if endpoint is None:
+        raise ApiError("not_found", "No such webhook endpoint.", param=param)
+    return endpoint
+
+
+class _WebhookActionApi(IdempotentMixin, APIView):
+    """A POST-only action on /v1: bearer credentials and the scope check of a resource view, no read."""
+
+    permission_classes = [IsAuthenticated, HasScope]
+    required_scope = SCOPE
+    ratelimit_class = budgets.READS
+    http_method_names = ["post", "options"]
+
+
+def read_write(read_view, write_view):
+    """One route served by two views: reads by a resource view (with the fast path in front),
+    writes by an idempotent action view (idempotency wraps DRF's cycle, which the fast path skips).
+
+    The route's class, for the OpenAPI document, OPTIONS and route discovery, joins both.
+    """
+    methods = list(dict.fromkeys([*read_view.http_method_names, *write_view.http_method_names]))
+    joined = type(
+        read_view.__name__.removesuffix("Api") + "Route",
+        (write_view, read_view),
+        {
+            "http_method_names": methods,
+            "__module__": read_view.__module__,
+            "__doc__": read_view.__doc__,
+        },
+    )
+    read, write = read_view.as_view(), joined.drf_view()
+
+    def view(request, *args, **kwargs):
+        chosen = read if request.method in ("GET", "HEAD") else write
+        return chosen(request, *args, **kwargs)
+
+    view.cls, view.initkwargs, view.view_class = joined, {}, joined
+    view.fast_path = getattr(read, "fast_path", False)
+    view.csrf_exempt = True
+    return view
+
+
+class WebhookEndpointListApi(ResourceListApi):
+    required_scope = SCOPE
+    cursor_id_prefix = ENDPOINT_PREFIX
+
+    @extend_schema(
+        operation_id="list_webhook_endpoints",
+        tags=ENDPOINT_TAGS,
+        summary="List the account's webhook endpoints in this mode, newest first",
+        responses={200: _object("A list of webhook_endpoint objects (secret null)."), 403: FORBIDDEN},
+    )
+    def get(self, request):
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.endpoint_list(principal=request.auth), request, view=self)
+        return paginator.get_paginated_response([endpoint_payload(e) for e in page])
+
+
+class WebhookEndpointCreateApi(_WebhookActionApi):
+    idempotency_redacted_fields = ("secret",)
+
+    @extend_schema(
+        operation_id="create_webhook_endpoint",
+        tags=ENDPOINT_TAGS,
+        summary="Create a webhook endpoint; the answer holds its whsec_ secret, shown once",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            201: _object("The webhook_endpoint, with its secret."),
+            400: _error(
+                "invalid_url (param url); invalid_request (param url, enabled_events, description or an unknown "
+                "field): a type unknown or beyond the credential's scopes."
+            ),
+            403: FORBIDDEN,
+            409: _error("webhook_endpoint_limit: already 16 endpoints in this account and mode."),
+        },
+    )
+    def post(self, request):
+        endpoint, secret = services.endpoint_create(principal=request.auth, data=_body(request))
+        return Response(endpoint_payload(endpoint, secret=secret), status=status.HTTP_201_CREATED)
+
+
+class WebhookEndpointDetailApi(ResourceApi):
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_webhook_endpoint",
+        tags=ENDPOINT_TAGS,
+        summary="Read one webhook endpoint",
+        responses={200: _object("The webhook_endpoint (secret null)."), 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    def get(self, request, endpoint_id: str):
+        return Response(endpoint_payload(_endpoint_or_404(request, endpoint_id)))
+
+
+class WebhookEndpointChangeApi(_WebhookActionApi):
+    http_method_names = ["post", "delete", "options"]
+
+    @extend_schema(
+        operation_id="update_webhook_endpoint",
+        tags=ENDPOINT_TAGS,
+        summary="Change url, enabled_events, description, or disable (disabled: true) and enable it",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            200: _object("The webhook_endpoint."),
+            400: _error("invalid_url (param url); invalid_request (param enabled_events, description, disabled)."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request, endpoint_id: str):
+        endpoint = _endpoint_or_404(request, endpoint_id)
+        endpoint = services.endpoint_update(principal=request.auth, endpoint=endpoint, data=_body(request))
+        return Response(endpoint_payload(endpoint))
+
+    @extend_schema(
+        operation_id="delete_webhook_endpoint",
+        tags=ENDPOINT_TAGS,
+        summary="Delete a webhook endpoint; its pending attempts are dropped",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            200: _object('{"id", "object": "webhook_endpoint", "deleted": true}'),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def delete(self, request, endpoint_id: str):
+        endpoint_id = services.endpoint_delete(endpoint=_endpoint_or_404(request, endpoint_id))
+        return Response(deleted_endpoint_payload(endpoint_id))
+
+
+class WebhookEndpointRotateApi(_WebhookActionApi):
+    idempotency_redacted_fields = ("secret",)
+
+    @extend_schema(
+        operation_id="rotate_webhook_endpoint_secret",
+        tags=ENDPOINT_TAGS,
+        summary="A new secret; the old one keeps signing beside it for expires_in seconds (default 86400)",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            200: _object("The webhook_endpoint with its new secret and previous_secret_expires_at."),
+            400: _error("invalid_request (param expires_in): not a whole number from 0 to 604800."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request, endpoint_id: str):
+        endpoint = _endpoint_or_404(request, endpoint_id)
+        endpoint, secret = services.endpoint_rotate_secret(endpoint=endpoint, data=_body(request))
+        return Response(endpoint_payload(endpoint, secret=secret))
+
+
+class WebhookEndpointTestApi(_WebhookActionApi):
+    @extend_schema(
+        operation_id="test_webhook_endpoint",
+        tags=ENDPOINT_TAGS,
+        summary="Send a ping event to this endpoint now",
+        request=None,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            202: _object("The ping event, on its way."),
+            400: _error("invalid_request: the endpoint is disabled."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request, endpoint_id: str):
+        event = services.endpoint_send_test(endpoint=_endpoint_or_404(request, endpoint_id))
+        return Response(event_payload(event), status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookDeliveryListApi(ResourceListApi):
+    required_scope = SCOPE
+    cursor_id_prefix = DELIVERY_PREFIX
+
+    @extend_schema(
+        operation_id="list_webhook_deliveries",
+        tags=ENDPOINT_TAGS,
+        summary="The endpoint's delivery attempts, newest first",
+        parameters=[OpenApiParameter("status", str, enum=[s.value for s in DeliveryStatus])],
+        responses={
+            200: _object("A list of webhook_delivery objects."),
+            400: _error("invalid_request (param status)."),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request, endpoint_id: str):
+        endpoint = _endpoint_or_404(request, endpoint_id)
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in DeliveryStatus.values:
+            raise ApiError(
+                "invalid_request", f"status must be one of {', '.join(DeliveryStatus.values)}.", param="status"
+            )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(
+            selectors.delivery_list(endpoint=endpoint, status=wanted), request, view=self
+        )
+        return paginator.get_paginated_response([delivery_payload(d) for d in page])
+
+
+def _created_gte(request):
+    value = request.query_params.get("created[gte]")
+    if value is None:
+        return None
+    if not value.isdigit() or len(value) > 12:
+        raise ApiError("invalid_request", "created[gte] must be a Unix time in seconds.", param="created[gte]")
+    return datetime.fromtimestamp(int(value), UTC)
+
+
+class EventListApi(ResourceListApi):
+    required_scope = SCOPE
+    cursor_id_prefix = EVENT_PREFIX
+
+    @extend_schema(
+        operation_id="list_events",
+        tags=EVENT_TAGS,
+        summary="Events of the last 30 days in this mode, newest first, of the types your scopes allow",
+        parameters=[
+            OpenApiParameter("type", str, enum=list(types.EVENT_TYPES)),
+            OpenApiParameter("created[gte]", int, description="Only events created at or after this Unix time."),
+        ],
+        responses={
+            200: _object("A list of event objects."),
+            400: _error("invalid_request (param type or created[gte])."),
+            403: FORBIDDEN,
+        },
+    )
+    def get(self, request):
+        type_name = request.query_params.get("type")
+        if type_name is not None and type_name not in types.EVENT_TYPES:
+            raise ApiError("invalid_request", f"type must be one of {', '.join(types.EVENT_TYPES)}.", param="type")
+        rows = selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response([event_payload(e) for e in page])
+
+
+def _event_or_404(request, event_id: str):
+    event = selectors.event_get(principal=request.auth, event_id=event_id)
+    if event is None:
+        raise ApiError("not_found", "No such event (events are kept 30 days).", param="event_id")
+    return event
+
+
+class EventDetailApi(ResourceApi):
+    required_scope = SCOPE
+
+    @extend_schema(
+        operation_id="retrieve_event",
+        tags=EVENT_TAGS,
+        summary="Read one event",
+        responses={200: _object("The event."), 403: FORBIDDEN, 404: _error("not_found: no such event.")},
+    )
+    def get(self, request, event_id: str):
+        return Response(event_payload(_event_or_404(request, event_id)))
+
+
+class EventRedeliverApi(_WebhookActionApi):
+    @extend_schema(
+        operation_id="redeliver_event",
+        tags=EVENT_TAGS,
+        summary="Send an event to one endpoint now, once, outside the retry schedule",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            202: _object("The webhook_delivery, pending."),
+            400: _error("invalid_request (param endpoint): missing, disabled, or not subscribed to the type."),
+            403: FORBIDDEN,
+            404: _error("not_found (param event_id or endpoint)."),
+        },
+    )
+    def post(self, request, event_id: str):
+        event = _event_or_404(request, event_id)
+        data = _body(request)
+        extra = sorted(set(data) - {"endpoint"})
+        if extra:
+            raise ApiError("invalid_request", f"Unknown parameter {extra[0]!r}.", param=extra[0])
+        endpoint_id = data.get("endpoint")
+        if not isinstance(endpoint_id, str) or not endpoint_id:
+            raise ApiError("invalid_request", "endpoint is required: a we_ id.", param="endpoint")
+        endpoint = _endpoint_or_404(request, endpoint_id, param="endpoint")
+        delivery = deliveries.redeliver(event=event, endpoint=endpoint)
+        return Response(delivery_payload(delivery), status=status.HTTP_202_ACCEPTED)

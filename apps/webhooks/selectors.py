@@ -1,0 +1,74 @@
+"""Reads of endpoints, events and deliveries: the one place that filters by account and mode."""
+
+import re
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from . import events as types
+from .models import Delivery, Event, WebhookEndpoint
+
+# A malformed id (another prefix, a stray byte) never reaches the database.
+_ENDPOINT_ID = re.compile(r"we_[0-9A-Za-z]{1,64}")
+_EVENT_ID = re.compile(r"ev_[0-9A-Za-z]{1,64}")
+
+
+def endpoints_of(*, user_id, livemode: bool) -> QuerySet[WebhookEndpoint]:
+    return WebhookEndpoint.objects.filter(user_id=user_id, livemode=livemode)
+
+
+def endpoint_list(*, principal) -> QuerySet[WebhookEndpoint]:
+    return endpoints_of(user_id=principal.user.pk, livemode=principal.livemode)
+
+
+def endpoint_get(*, principal, endpoint_id) -> WebhookEndpoint | None:
+    if not isinstance(endpoint_id, str) or not _ENDPOINT_ID.fullmatch(endpoint_id):
+        return None
+    return endpoint_list(principal=principal).filter(pk=endpoint_id).first()
+
+
+def endpoints_of_connection(*, user_id, client_id: str) -> list[WebhookEndpoint]:
+    """The endpoints an app's connection made (its entry on the Connected apps page)."""
+    return list(
+        WebhookEndpoint.objects.filter(user_id=user_id, owner_kind="oauth", owner_credential_id=client_id).order_by(
+            "-created", "-id"
+        )
+    )
+
+
+def _retained_since(now=None):
+    return (now or timezone.now()) - timedelta(days=settings.WEBHOOK_EVENT_RETENTION_DAYS)
+
+
+def readable_types(principal) -> list[str]:
+    """The event types the caller's scopes let it read (events of other types read as absent)."""
+    return [name for name in types.EVENT_TYPES if types.scopes_allow(name, principal.scopes)]
+
+
+def event_list(*, principal, type_name: str | None = None, created_gte=None) -> QuerySet[Event]:
+    rows = Event.objects.filter(
+        user_id=principal.user.pk,
+        livemode=principal.livemode,
+        created__gte=_retained_since(),
+        type__in=readable_types(principal),
+    )
+    if type_name is not None:
+        rows = rows.filter(type=type_name)
+    if created_gte is not None:
+        rows = rows.filter(created__gte=created_gte)
+    return rows
+
+
+def event_get(*, principal, event_id) -> Event | None:
+    if not isinstance(event_id, str) or not _EVENT_ID.fullmatch(event_id):
+        return None
+    return event_list(principal=principal).filter(pk=event_id).first()
+
+
+def delivery_list(*, endpoint: WebhookEndpoint, status: str | None = None) -> QuerySet[Delivery]:
+    rows = Delivery.objects.filter(endpoint=endpoint).select_related("event")
+    if status is not None:
+        rows = rows.filter(status=status)
+    return rows

@@ -1,0 +1,235 @@
+"""Writes of webhook endpoints: create, change, delete, rotate the secret, send a ping; and their ending.
+
+Any credential of the account with ``webhooks:manage`` manages the account's
+endpoints in its mode. The credential that made an endpoint (an API key, or the
+user's connection to an app) is kept as its owner: the event types it may
+subscribe to are those the owner's scopes allow, and the owner's end (the key
+revoked, the app disconnected, a password reset) disables it.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from apps.api_v1.public import CURRENT_VERSION
+from apps.core.errors import ApiError
+from apps.credentials.standing import credential_scopes
+
+from . import events as types
+from . import fanout, secrets, urls_check
+from .models import DisabledReason, Event, WebhookEndpoint
+from .serializers import endpoint_payload
+
+MAX_DESCRIPTION = 500
+MAX_ROTATION_OVERLAP = 7 * 24 * 3600
+DEFAULT_ROTATION_OVERLAP = 24 * 3600
+
+
+def _owner(principal) -> tuple[str, str]:
+    if principal.kind not in ("api_key", "oauth"):
+        raise ApiError("forbidden", "Webhook endpoints are managed with an API key or an app's access token.")
+    return principal.kind, principal.credential_id
+
+
+def owner_scopes(endpoint: WebhookEndpoint) -> frozenset | None:
+    return credential_scopes(
+        kind=endpoint.owner_kind, user_id=endpoint.user_id, credential_id=endpoint.owner_credential_id
+    )
+
+
+def validate_enabled_events(value, *, scopes) -> list[str]:
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ApiError(
+            "invalid_request",
+            'enabled_events must be a non-empty list of event types, or ["*"] for every type you may receive.',
+            param="enabled_events",
+        )
+    chosen = list(dict.fromkeys(value))
+    if types.ALL in chosen:
+        if len(chosen) > 1:
+            raise ApiError(
+                "invalid_request",
+                '"*" stands alone in enabled_events: it already means every type.',
+                param="enabled_events",
+            )
+        return chosen
+    unknown = [v for v in chosen if v not in types.SUBSCRIBABLE]
+    if unknown:
+        raise ApiError(
+            "invalid_request",
+            f"Unknown event type {unknown[0]!r}; the types are {', '.join(types.SUBSCRIBABLE)}.",
+            param="enabled_events",
+        )
+    refused = [v for v in chosen if not types.scopes_allow(v, scopes)]
+    if refused:
+        needed = types.EVENT_TYPES[refused[0]].scope
+        raise ApiError(
+            "invalid_request",
+            f"This credential may not receive {refused[0]}: it needs the scope {needed}.",
+            param="enabled_events",
+        )
+    return chosen
+
+
+def validate_description(value) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
+        raise ApiError(
+            "invalid_request",
+            f"description must be a string of at most {MAX_DESCRIPTION} characters.",
+            param="description",
+        )
+    return value
+
+
+def _unknown_fields(data: dict, allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise ApiError("invalid_request", f"Unknown parameter {extra[0]!r}.", param=extra[0])
+
+
+def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
+    """A new endpoint and its secret (shown once). 409 ``webhook_endpoint_limit`` past 16 in this mode."""
+    kind, credential_id = _owner(principal)
+    _unknown_fields(data, {"url", "enabled_events", "description"})
+    url = urls_check.validate(data.get("url"), livemode=principal.livemode)
+    if "enabled_events" not in data:
+        raise ApiError("invalid_request", "enabled_events is required.", param="enabled_events")
+    enabled_events = validate_enabled_events(data.get("enabled_events"), scopes=principal.scopes)
+    description = validate_description(data.get("description"))
+    secret = secrets.new_secret()
+    with transaction.atomic():
+        # Counted under a lock on the account's row: two creates at once cannot both be the 16th.
+        get_user_model().objects.select_for_update().filter(pk=principal.user.pk).first()
+        count = WebhookEndpoint.objects.filter(user_id=principal.user.pk, livemode=principal.livemode).count()
+        if count >= settings.WEBHOOK_ENDPOINT_LIMIT:
+            raise ApiError("webhook_endpoint_limit")
+        endpoint = WebhookEndpoint.objects.create(
+            user_id=principal.user.pk,
+            livemode=principal.livemode,
+            url=url,
+            description=description,
+            enabled_events=enabled_events,
+            api_version=principal.api_version or CURRENT_VERSION,
+            secret_encrypted=secrets.encrypt(secret),
+            owner_kind=kind,
+            owner_credential_id=credential_id,
+        )
+    return endpoint, secret
+
+
+def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> WebhookEndpoint:
+    _unknown_fields(data, {"url", "enabled_events", "description", "disabled"})
+    changes: dict = {}
+    if "url" in data:
+        changes["url"] = urls_check.validate(data["url"], livemode=endpoint.livemode)
+    if "enabled_events" in data:
+        scopes = owner_scopes(endpoint) or frozenset()
+        changes["enabled_events"] = validate_enabled_events(data["enabled_events"], scopes=scopes)
+    if "description" in data:
+        changes["description"] = validate_description(data["description"])
+    if "disabled" in data:
+        disabled = data["disabled"]
+        if not isinstance(disabled, bool):
+            raise ApiError("invalid_request", "disabled must be true or false.", param="disabled")
+        if not disabled and owner_scopes(endpoint) is None:
+            raise ApiError(
+                "invalid_request",
+                "The key or app connection that made this endpoint has ended, so it cannot be enabled again. "
+                "Create a new endpoint.",
+                param="disabled",
+            )
+        changes["enabled"] = not disabled
+        changes["disabled_reason"] = DisabledReason.REQUESTED if disabled else ""
+        if not disabled:
+            changes["failing_since"] = None
+    with transaction.atomic():
+        endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+        if changes.get("enabled") is True and endpoint.enabled:
+            changes.pop("enabled"), changes.pop("disabled_reason"), changes.pop("failing_since")
+        if changes.get("enabled") is False and not endpoint.enabled:
+            changes.pop("enabled"), changes.pop("disabled_reason")
+        for name, value in changes.items():
+            setattr(endpoint, name, value)
+        if changes:
+            endpoint.save(update_fields=[*changes, "updated"])
+    return endpoint
+
+
+def endpoint_delete(*, endpoint: WebhookEndpoint) -> str:
+    """Deletes the endpoint and its pending deliveries (their due work finds nothing and ends)."""
+    endpoint_id = endpoint.pk
+    WebhookEndpoint.objects.filter(pk=endpoint_id).delete()
+    return endpoint_id
+
+
+def parse_expires_in(value) -> int:
+    if value is None:
+        return DEFAULT_ROTATION_OVERLAP
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROTATION_OVERLAP:
+        raise ApiError(
+            "invalid_request",
+            f"expires_in must be a whole number of seconds from 0 to {MAX_ROTATION_OVERLAP}.",
+            param="expires_in",
+        )
+    return value
+
+
+def endpoint_rotate_secret(*, endpoint: WebhookEndpoint, data: dict) -> tuple[WebhookEndpoint, str]:
+    """A new secret; the current one keeps signing beside it for ``expires_in`` seconds (0: stops now).
+
+    A rotation inside another's overlap drops the oldest secret at once: at most two sign.
+    """
+    _unknown_fields(data, {"expires_in"})
+    overlap = parse_expires_in(data.get("expires_in"))
+    secret = secrets.new_secret()
+    now = timezone.now()
+    with transaction.atomic():
+        endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+        if overlap:
+            endpoint.previous_secret_encrypted = endpoint.secret_encrypted
+            endpoint.previous_secret_expires_at = now + timedelta(seconds=overlap)
+        else:
+            endpoint.previous_secret_encrypted = ""
+            endpoint.previous_secret_expires_at = None
+        endpoint.secret_encrypted = secrets.encrypt(secret)
+        endpoint.save(
+            update_fields=["secret_encrypted", "previous_secret_encrypted", "previous_secret_expires_at", "updated"]
+        )
+    return endpoint, secret
+
+
+def endpoint_send_test(*, endpoint: WebhookEndpoint) -> Event:
+    """A ``ping`` event (the endpoint without its secret), sent to this endpoint only."""
+    if not endpoint.enabled:
+        raise ApiError("invalid_request", "This endpoint is disabled; enable it before sending a test event.")
+    with transaction.atomic():
+        event = Event.objects.create(
+            user_id=endpoint.user_id,
+            livemode=endpoint.livemode,
+            type="ping",
+            api_version=endpoint.api_version,
+            data=endpoint_payload(endpoint),
+        )
+        fanout.schedule_first_attempt(event=event, endpoint=endpoint)
+    return event
+
+
+def endpoints_disable_for_credential(*, user_id, kind: str | None, credential_id: str | None) -> int:
+    """Disable (``credential_revoked``) the endpoints an ended credential made, in the caller's transaction."""
+    rows = WebhookEndpoint.objects.filter(user_id=user_id, enabled=True)
+    if kind is not None:
+        rows = rows.filter(owner_kind=kind)
+    if credential_id is not None:
+        rows = rows.filter(owner_credential_id=credential_id)
+    return rows.update(enabled=False, disabled_reason=DisabledReason.CREDENTIAL_REVOKED, updated=timezone.now())
+
+
+def disable(endpoint: WebhookEndpoint, reason: str) -> None:
+    WebhookEndpoint.objects.filter(pk=endpoint.pk, enabled=True).update(
+        enabled=False, disabled_reason=reason, updated=timezone.now()
+    )

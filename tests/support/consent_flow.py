@@ -1,0 +1,60 @@
+"""Pieces of the real-browser consent tests: the client's own redirect target and the
+way to a consent page, signed in."""
+
+import re
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlencode
+
+from tests.support.factories import PASSWORD
+
+
+class _Callback(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"<!doctype html><title>client</title><p>Connected.</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def callback_server():
+    """A loopback server on a free port standing for the client's redirect URI; yields its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Callback)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/callback"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def authorize_query(service: str, client_id: str, redirect_uri: str, challenge: str, scope: str) -> str:
+    return urlencode(
+        {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": redirect_uri,
+            "scope": scope,
+            "state": "consent-state",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "resource": f"{service}/mcp",
+        }
+    )
+
+
+def open_consent(page, service: str, email: str, query: str) -> None:
+    """Sign in on the way to /oauth/authorize?query and wait for the consent page."""
+    page.goto(f"{service}/login?" + urlencode({"next": f"/oauth/authorize?{query}"}))
+    page.fill("#id_username", email)
+    page.fill("#id_password", PASSWORD)
+    page.click("form[action='/login'] button[type=submit]")
+    page.wait_for_url(re.compile(re.escape(f"{service}/oauth/consent?transaction=otx_")))

@@ -1,0 +1,46 @@
+"""Durable work in tests: handlers registered for one test, and the clock."""
+
+import contextlib
+from datetime import datetime
+from unittest import mock
+
+from apps.jobs import registry
+
+
+@contextlib.contextmanager
+def handlers(**kinds):
+    """Register ``kind=fn`` handlers for the block (a kind's dots written as ``__``)."""
+    specs = {}
+    for name, fn in kinds.items():
+        kind = name.replace("__", ".")
+        specs[kind] = registry.get(kind)
+        registry.register(registry.HandlerSpec(kind=kind, fn=fn))
+    try:
+        yield
+    finally:
+        for kind, previous in specs.items():
+            registry.unregister(kind)
+            if previous is not None:
+                registry.register(previous)
+
+
+@contextlib.contextmanager
+def register(spec: registry.HandlerSpec):
+    previous = registry.get(spec.kind)
+    registry.unregister(spec.kind)
+    registry.register(spec)
+    try:
+        yield spec
+    finally:
+        registry.unregister(spec.kind)
+        if previous is not None:
+            registry.register(previous)
+
+
+@contextlib.contextmanager
+def frozen(at: datetime):
+    """``timezone.now()`` fixed at ``at`` for the block (move it with ``clock.at = ...``)."""
+    clock = mock.Mock()
+    clock.at = at
+    with mock.patch("django.utils.timezone.now", side_effect=lambda: clock.at):
+        yield clock

@@ -307,6 +307,7 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": BASE_URL}],
     "POSTPROCESSING_HOOKS": [
         "apps.api_v1.openapi.postprocess",
+        "apps.api_v1.openapi.declare_input_rules",
         "apps.apikeys.openapi.postprocess",
         # Last: the examples and curl samples read the operations as the hooks above left them.
         "apps.api_v1.examples.postprocess",

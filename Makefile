@@ -15,7 +15,7 @@ DOCS_URL ?= $(BASE_URL)/docs
 # Never echoed: the shell reads the key from the file when the command runs.
 RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)" PORT="$(PORT)" BASE_URL="$(BASE_URL)"
 
-.PHONY: install run apikey test test-fast lint check format bench
+.PHONY: install run apikey test test-fast test-one lint check format bench
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -52,13 +52,23 @@ apikey: install .secret_key
 	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)") \
 		--choose-with "make apikey SCOPES="
 
-# -rsx: the run ends by listing every skipped test (and expected failure) with its reason.
+# The suite runs in one process per core (pytest-xdist; TEST_WORKERS=1 for one process): the
+# browser tests share one worker and the end-to-end tests another (tests/conftest.py), so each
+# live server starts once. -rsx: the run ends by listing every skipped test with its reason.
+TEST_WORKERS ?= auto
+XDIST = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
 test: install
-	$(PY) -m pytest -rsx $(PYTEST_ARGS)
+	$(PY) -m pytest -rsx $(XDIST) $(PYTEST_ARGS)
 
 # The quick loop: everything but the browser (Chromium) and end-to-end (live server) tests.
 test-fast: install
-	$(PY) -m pytest -rsx -m "not browser and not e2e" $(PYTEST_ARGS)
+	$(PY) -m pytest -rsx $(XDIST) -m "not browser and not e2e" $(PYTEST_ARGS)
+
+# The inner loop: one file, class or test (T=tests/core/test_ids.py::test_lengths_and_alphabet), its test
+# database built from the models rather than by running every migration (`make check` keeps the two in
+# step; CI runs the migrations).
+test-one: install
+	$(PY) -m pytest -q --no-migrations $(T) $(PYTEST_ARGS)
 
 # The import contracts (.importlinter), migrations in step with the models, and Django's
 # deployment checks with production-like settings.
@@ -81,3 +91,4 @@ format: install
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) -m bench.run --write-docs $(BENCH_ARGS)
+	$(PY) -m bench.webhooks

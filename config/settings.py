@@ -55,7 +55,7 @@ _base_host = urlsplit(BASE_URL).hostname or "127.0.0.1"
 _app_host = urlsplit(APP_URL).hostname or _base_host
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or sorted({_base_host, _app_host, "127.0.0.1", "localhost"})
 
-# Transport security follows BASE_URL, never DEBUG (DESIGN.md).
+# Transport security follows BASE_URL, never DEBUG (docs/design.md).
 SECURE_TRANSPORT = urlsplit(BASE_URL).scheme == "https"
 SESSION_COOKIE_SECURE = SECURE_TRANSPORT
 CSRF_COOKIE_SECURE = SECURE_TRANSPORT
@@ -104,6 +104,8 @@ INSTALLED_APPS = [
     "apps.numbers",
     "apps.messages",
     "apps.webhooks",
+    # The carrier boundary: the telephony core behind one interface, and its simulator.
+    "apps.telephony",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
 ]
@@ -138,6 +140,19 @@ MESSAGE_RETENTION_DAYS = int(env("MESSAGE_RETENTION_DAYS", "30"))
 # A balance below this many minor units of SERVICE_CURRENCY (500 = $5.00, a few calls' worth)
 # answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
 LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
+
+# Callback calls (docs/calls.md). The carrier of live-mode calls, by name (apps/telephony/carriers)
+# or dotted path; test mode is always the simulator.
+TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
+# Who applies the normalized events the carrier reports, by family (the boundary imports no app).
+TELEPHONY_RECEIVERS = {"call": "apps.calls.states.call_apply_carrier_event"}
+# Spend limits (docs/spec.md 8.5), per account and mode, in major units of SERVICE_CURRENCY; the day is UTC's.
+CALL_SPEND_LIMIT_DAILY = env("CALL_SPEND_LIMIT_DAILY", "50.00")
+CALL_SPEND_LIMIT_CREDENTIAL_DAILY = env("CALL_SPEND_LIMIT_CREDENTIAL_DAILY", "20.00")
+CALLS_PER_NUMBER_HOURLY = int(env("CALLS_PER_NUMBER_HOURLY", "5"))
+CALL_DESTINATIONS_DAILY = int(env("CALL_DESTINATIONS_DAILY", "20"))
+# Dialled prefixes (digits after +) never called, besides premium-rate, shared-cost and +881/+882/+883.
+BLOCKED_PREFIXES = [p for p in env("BLOCKED_PREFIXES", "").replace(",", " ").split() if p]
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
@@ -174,6 +189,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every template writes moments alike: {{ value|when }} (apps/core/templatetags/when.py).
+            "builtins": ["apps.core.templatetags.when"],
         },
     },
 ]
@@ -222,7 +239,10 @@ DATABASE_COMMAND_STATEMENT_TIMEOUT = env_seconds("DATABASE_COMMAND_STATEMENT_TIM
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
-if REDIS_URL:
+# REDIS_URL names any one node of a Redis Cluster (apps/ratelimit/stores/redis_cluster.py);
+# redis+sentinel://host:port[,host:port]/service[/db] names a primary found through Sentinel.
+REDIS_CLUSTER = env_bool("REDIS_CLUSTER")
+if REDIS_URL and not REDIS_CLUSTER and not REDIS_URL.startswith("redis+sentinel://"):
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
@@ -231,6 +251,7 @@ if REDIS_URL:
         }
     }
 else:
+    # Nothing shared lives in Django's cache: what every process must see is in the limiter's store.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_USER_MODEL = "accounts.User"
@@ -287,7 +308,13 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": BASE_URL}],
-    "POSTPROCESSING_HOOKS": ["apps.api_v1.openapi.postprocess", "apps.apikeys.openapi.postprocess"],
+    "POSTPROCESSING_HOOKS": [
+        "apps.api_v1.openapi.postprocess",
+        "apps.api_v1.openapi.declare_input_rules",
+        "apps.apikeys.openapi.postprocess",
+        # Last: the examples and curl samples read the operations as the hooks above left them.
+        "apps.api_v1.examples.postprocess",
+    ],
     # Our header versioning is not one spectacular knows; the document is unversioned.
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }
@@ -390,6 +417,7 @@ RATELIMIT = {
     "ENABLED": env_bool("RATELIMIT_ENABLED", True),
     "STORE": env("RATELIMIT_STORE"),
     "KEY_PREFIX": env("RATELIMIT_KEY_PREFIX", "rl"),
+    "CLUSTER_CLOCK_SKEW_MS": int(env("RATELIMIT_CLUSTER_CLOCK_SKEW_MS", "1000")),
 }
 
 # Durable work (apps/jobs/conf.py documents the keys and their defaults).
@@ -406,7 +434,7 @@ SECURITY_CONTACT = env("SECURITY_CONTACT", "")
 # guard); empty means the origins of BASE_URL and APP_URL only.
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 
-# Webhooks (docs/webhooks, DESIGN "Webhooks"). Signing secrets are kept encrypted under
+# Webhooks (docs/webhooks, docs/design.md "Webhooks"). Signing secrets are kept encrypted under
 # these Fernet keys, comma-separated: the first encrypts, any decrypts, so a key is rotated
 # by putting a new one first and running `manage.py rotate_webhook_keys`. Without the
 # setting one key is derived from SECRET_KEY (changing SECRET_KEY then loses every
@@ -427,7 +455,15 @@ CREDENTIAL_STANDING = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # Requests refused for their size or field count: one line each, never a traceback.
+        **{
+            f"django.security.{refusal}": {"filters": ["refused_request_line"]}
+            for refusal in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+    },
 }

@@ -18,6 +18,8 @@ urlpatterns = [
     path("", include("apps.oauth.discovery")),
     path("", include("apps.oauth.registration.urls")),
     path("admin/", admin.site.urls),
+    # A carrier's callbacks (apps/telephony): outside /v1, verified by the carrier's adapter.
+    path("carrier/", include("apps.telephony.urls")),
     # /api/oauth/connections* and /settings/connected-apps*.
     path("", include("apps.oauth.connections.urls")),
     # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.

@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
 
+STATEFUL_INPUT = r"^/v1/(webhook_endpoints|events/[^/]+/redeliver)"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -193,7 +196,21 @@ def main() -> int:
                 "ST_NUMBER_IDS": ",".join(demo_ids(base, key, "/v1/numbers")),
                 "ST_CALLER_ID_IDS": ",".join(demo_ids(base, key, "/v1/caller_ids")),
             }
-            failures += subprocess.run(command, cwd=ROOT, env=hooks_env).returncode != 0
+            # Webhook endpoints and redelivery answer 400 to input the schema cannot rule out (a URL
+            # that resolves to a private address, an event type beyond the key's scopes): every check
+            # but "schema-valid input is accepted" runs on them, in a run of their own.
+            failures += (
+                subprocess.run([*command, "--exclude-path-regex", STATEFUL_INPUT], cwd=ROOT, env=hooks_env).returncode
+                != 0
+            )
+            failures += (
+                subprocess.run(
+                    [*command, "--include-path-regex", STATEFUL_INPUT, "--exclude-checks", "positive_data_acceptance"],
+                    cwd=ROOT,
+                    env=hooks_env,
+                ).returncode
+                != 0
+            )
         return 1 if failures else 0
     finally:
         server.terminate()

@@ -13,16 +13,36 @@ WIDTHS = (375, 1280)
 PASSWORD = "correct-horse-battery-staple"
 
 # What the layout check reads from the page: the document's width against the
-# viewport's, and every visible control that does not lie wholly on screen.
+# viewport's, every visible control that does not lie wholly on screen, and every control,
+# cell or timestamp that spills out of its card (a box that scrolls sideways on its own may
+# hold wider content).
 LAYOUT = """() => {
   const width = window.innerWidth;
   const outside = [];
-  for (const el of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, summary')) {
+  const outsideCard = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + ` "${el.textContent.trim().slice(0, 30)}"`;
+  const scrolls = (el, card) => {
+    for (let s = el.parentElement; s && s !== card; s = s.parentElement) {
+      if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(s).overflowX)) return true;
+    }
+    return false;
+  };
+  const controls = 'button, a[href], input:not([type=hidden]), select, textarea, summary';
+  for (const el of document.querySelectorAll(controls + ', time, td, th, code')) {
     if (!el.checkVisibility({visibilityProperty: true})) continue;
     const r = el.getBoundingClientRect();
-    if (r.left < -0.5 || r.right > width + 0.5) {
-      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
-      outside.push(`${name} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.left)}..${Math.round(r.right)}`);
+    if (!r.width) continue;
+    if (el.matches(controls) && (r.left < -0.5 || r.right > width + 0.5)) {
+      outside.push(`${name(el)} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    const card = el.closest('.card');
+    if (card && !scrolls(el, card)) {
+      const c = card.getBoundingClientRect();
+      if (r.left < c.left - 0.5 || r.right > c.right + 0.5) {
+        const card_ = `card ${Math.round(c.left)}..${Math.round(c.right)}`;
+        outsideCard.push(`${name(el)} ${Math.round(r.left)}..${Math.round(r.right)} (${card_})`);
+      }
     }
   }
   return {
@@ -30,17 +50,20 @@ LAYOUT = """() => {
     bodyScrollWidth: document.body.scrollWidth,
     innerWidth: width,
     outside: outside,
+    outsideCard: outsideCard,
   };
 }"""
 
 
 def assert_fits(page, label: str = "") -> None:
-    """The document is never wider than the viewport, and every visible control is on screen."""
+    """The document is never wider than the viewport, every visible control is on screen, and
+    nothing spills out of its card."""
     layout = page.evaluate(LAYOUT)
     where = f"{label or page.url} at {layout['innerWidth']}px"
     assert layout["scrollWidth"] <= layout["innerWidth"], f"{where}: document {layout['scrollWidth']}px wide"
     assert layout["bodyScrollWidth"] <= layout["innerWidth"], f"{where}: body {layout['bodyScrollWidth']}px wide"
     assert not layout["outside"], f"{where}: controls off screen: {layout['outside']}"
+    assert not layout["outsideCard"], f"{where}: out of its card: {layout['outsideCard']}"
 
 
 def sign_in(page, base: str, email: str, password: str = PASSWORD, next_path: str = "/") -> None:
@@ -86,10 +109,11 @@ def _client(**fields):
     return Application.objects.create(**values)
 
 
-def populate(base: str, *, email: str = "ada@example.com", older_keys: int = 0) -> Account:
+def populate(base: str, *, email: str = "ada@example.com", older_keys: int = 0, more_keys: int = 0) -> Account:
     """An account with two live API keys and a revoked one (plus ``older_keys`` revoked
-    ones, for "Show older keys"), a connected app that refreshed once, and a second
-    app whose authorization request the browser can open at ``authorize_url``."""
+    ones, for "Show older keys", and ``more_keys`` live ones with every scope), a connected app
+    that refreshed once, and a second app whose authorization request the browser can open at
+    ``authorize_url``."""
     from django.contrib.auth import get_user_model
     from django.test import Client
 
@@ -104,6 +128,12 @@ def populate(base: str, *, email: str = "ada@example.com", older_keys: int = 0) 
     apikey_revoke(key=retired)
     apikey_create(user=user, name="Reporting script", scopes=["rates:read", "credits:read", "calls:read"])
     apikey_create(user=user, name="Home automation with a rather long descriptive name", scopes=["calls:read"])
+    from apps.credentials.scopes import ALL_SCOPES
+
+    for n in range(more_keys):
+        apikey_create(
+            user=user, name=f"Key {n + 1} with every scope", scopes=list(ALL_SCOPES), ip_allowlist=["203.0.113.0/24"]
+        )
     from apps.billing.services import ledger_append
 
     ledger_append(user=user, livemode=True, amount=2500, type="top_up", source=None, description="Card top-up")

@@ -4,6 +4,19 @@ from rest_framework.test import APIClient
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
 from tests.support.factories import UserFactory, make_api_key
 
+# Under pytest-xdist (make test: --dist loadgroup) each group runs on one worker, so the session's
+# live server (the browser tests') and gunicorn with its demo data (the end-to-end tests') start
+# once, not once per worker.
+LIVE_GROUPS = ("browser", "e2e")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for group in LIVE_GROUPS:
+            if item.get_closest_marker(group):
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
+
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():

@@ -162,6 +162,19 @@ def test_home_shows_the_mcp_url_and_copies_it(service, width):
 
 
 @by_width
+def test_five_keys_with_long_scopes_stay_in_their_card(service, width):
+    account = populate(service, more_keys=3)  # 5 live keys, 3 holding all ten scopes, and a revoked one
+    with chromium_page(width) as page:
+        sign_in(page, service, account.email, next_path="/settings/api-keys")
+        page.wait_for_function("document.querySelectorAll('#keys tbody tr').length === 6")
+        assert page.locator("#keys tbody tr button", has_text="Revoke").count() == 5
+        assert_fits(page, "API keys, five live")
+        # Dates are written as every page writes them (apps/core/templatetags/when.py).
+        created = page.locator("#keys tbody tr").first.locator("td[data-label='Created']").inner_text()
+        assert re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC", created), created
+
+
+@by_width
 def test_show_older_keys(service, width):
     account = populate(service, older_keys=20)  # 23 keys: the screen loads 20 at a time
     with chromium_page(width) as page:

@@ -1,11 +1,7 @@
 """svc_whoami (docs/spec.md 4.7): which account the connection acts for."""
 
+from apps.core.text import one_line
 from apps.mcp_bridge.registry import ToolSpec, register
-
-
-def one_line(text: str) -> str:
-    # A display name is user-typed; a line break in it must not break the spoken line.
-    return " ".join(text.split())
 
 
 def whoami(*, principal, arguments) -> dict:

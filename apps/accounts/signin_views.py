@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.template.response import TemplateResponse
 
 from .forms import AdminSignInForm, SignInForm, throttled_response
 
@@ -12,6 +13,15 @@ class SignInView(auth_views.LoginView):
 
     def form_invalid(self, form):
         return throttled_response(super().form_invalid(form), form)
+
+    @classmethod
+    def bad_request_page(cls, request, message: str):
+        """The sign-in page, 400, for a POST Django could not read (too many fields, a body over its
+        cap, a broken multipart body): the form again with the reason, never Django's bare page
+        (apps/core/views.handler400). Nothing was checked, so no sign-in budget is spent."""
+        # Built without the view's context: it reads the query string, which may be what Django refused.
+        context = {"form": cls.authentication_form(request), "refused": message, "next": ""}
+        return TemplateResponse(request, cls.template_name, context, status=400)
 
 
 class AdminSite(admin.AdminSite):

@@ -23,9 +23,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from apps.credentials.challenges import insufficient_scope
 from apps.credentials.header import bearer_from_header
 from apps.credentials.resolvers import resolve_bearer
+from apps.credentials.scopes import require
 from apps.ratelimit import budgets
 
 from .authentication import RESOURCE_PATH, BearerAuthentication
@@ -77,8 +77,7 @@ def _fast(view_class, drf_view, answer):
             # DRF's order: a version named in the header is checked before the credential,
             # the credential before the scope (HasScope).
             version_for(request, principal)
-            if scope is not None and scope not in principal().scopes:
-                raise insufficient_scope(RESOURCE_PATH, scope, principal=principal())
+            require(principal(), scope, resource_path=RESOURCE_PATH)
             response = answer(request, principal(), args, kwargs)
         except Exception as exc:
             response = exception_handler(exc, {"request": request})

@@ -9,7 +9,7 @@ from apps.core.envelope import render
 from apps.core.errors import ApiError
 from apps.core.request_context import notes
 from apps.core.surfaces import body_cap as surface_body_cap
-from apps.core.surfaces import is_v1
+from apps.core.surfaces import declared_length, is_v1
 
 from . import versions
 from .versioning import requested_version
@@ -62,10 +62,8 @@ class ApiV1Middleware:
         # After routing (the cap is the view's) and before anything reads the body.
         if not is_v1(request.path):
             return None
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        try:
-            length = int(length)
-        except ValueError:
+        length = declared_length(request)
+        if length is None:
             return render(request, "invalid_body", "Content-Length is not a number.")
         cap = body_cap(view_func)
         if length > cap:

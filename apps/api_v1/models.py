@@ -9,7 +9,7 @@ class IdempotencyRecord(models.Model):
     The row is claimed (inserted) before the operation runs; the unique
     constraint is what makes two concurrent requests with one key execute once.
     ``response_status`` stays null while the operation is in progress. Stored
-    bodies never hold a secret (DESIGN.md): views name the fields to blank.
+    bodies never hold a secret (docs/design.md): views name the fields to blank.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

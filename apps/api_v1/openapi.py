@@ -168,3 +168,53 @@ def _current_version():
     from .versions import CURRENT_VERSION
 
     return CURRENT_VERSION
+
+
+# Text the input guard (apps/core/inputs.py) refuses anywhere in a request: no control characters.
+PLAIN_TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
+# Path ids of the resources whose views declare no pattern of their own.
+PATH_ID_PREFIXES = {"endpoint_id": "we_", "event_id": "ev_", "quote_id": "quo_", "call_id": "call_"}
+
+
+def declare_input_rules(result, generator, request, public):
+    """Write the input guard's rules into the document, so a request the schema allows is one the
+    service accepts: ids in paths match their prefix, request bodies hold no control characters
+    and no fields but theirs."""
+    from apps.core.ids import id_pattern
+
+    schemas = result.get("components", {}).get("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                prefix = PATH_ID_PREFIXES.get(parameter.get("name"))
+                if parameter.get("in") == "path" and prefix and "pattern" not in schema:
+                    parameter["schema"] = {**schema, "type": "string", "pattern": id_pattern(prefix)}
+            if method not in {"post", "put", "patch"}:
+                continue
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                _plain_text(content.get("schema", {}), schemas, set())
+    return result
+
+
+def _plain_text(schema: dict, schemas: dict, seen: set) -> None:
+    ref = schema.get("$ref")
+    if ref:
+        name = ref.rsplit("/", 1)[-1]
+        if name not in seen and name in schemas:
+            seen.add(name)
+            _plain_text(schemas[name], schemas, seen)
+        return
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in schema.get(key, []):
+            _plain_text(part, schemas, seen)
+    if schema.get("type") == "string" and not ({"pattern", "enum", "format"} & set(schema)):
+        schema["pattern"] = PLAIN_TEXT_PATTERN
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        _plain_text(schema["items"], schemas, seen)
+    if schema.get("type") == "object" or "properties" in schema:
+        schema.setdefault("additionalProperties", False)
+        for value in schema.get("properties", {}).values():
+            _plain_text(value, schemas, seen)

@@ -2,8 +2,7 @@
 
 from rest_framework.permissions import BasePermission
 
-from apps.credentials.challenges import insufficient_scope
-from apps.credentials.principal import Principal
+from apps.credentials.scopes import holds, require
 
 from .authentication import RESOURCE_PATH
 
@@ -23,12 +22,9 @@ class HasScope(BasePermission):
         scope = getattr(view, "required_scope", UNDECLARED)
         if scope is UNDECLARED:
             raise TypeError(f"{type(view).__name__} declares no required_scope")
-        principal = request.auth
-        if scope is None or (isinstance(principal, Principal) and scope in principal.scopes):
-            return True
-        raise insufficient_scope(RESOURCE_PATH, scope, principal=principal)
+        require(request.auth, scope, resource_path=RESOURCE_PATH)
+        return True
 
 
-def has_scope(principal: Principal, scope: str) -> bool:
-    """For optional parts of an answer (an expansion, a field) that a scope unlocks."""
-    return isinstance(principal, Principal) and scope in principal.scopes
+# For optional parts of an answer (an expansion, a field) that a scope unlocks.
+has_scope = holds

@@ -10,6 +10,8 @@ from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
 from .bases import ResourceApi, ResourceListApi
+from .examples import EXAMPLE_TIME, list_example, response_example
+from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
 from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
@@ -25,6 +27,7 @@ __all__ = [
     "CURRENT_VERSION",
     "DEFAULT_LIMIT",
     "ERROR_REF",
+    "EXAMPLE_TIME",
     "IDEMPOTENCY_PARAMETER",
     "MAX_LIMIT",
     "RESOURCE_PATH",
@@ -37,7 +40,12 @@ __all__ = [
     "ResourceListApi",
     "SessionOnlyMixin",
     "cursor_parameters",
+    "expand_objects",
+    "expansion_available",
     "fast_get",
     "has_scope",
+    "list_example",
     "parse_limit",
+    "register_expansion",
+    "response_example",
 ]

@@ -1,4 +1,4 @@
-"""The API key record (DESIGN.md) and the create request."""
+"""The API key record (docs/design.md) and the create request."""
 
 from django.utils import timezone
 from rest_framework import serializers

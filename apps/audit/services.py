@@ -114,16 +114,25 @@ def audit_sign_in(*, user, request, succeeded: bool, page: str) -> AuditEvent:
     )
 
 
-def audit_sensitive_action(*, principal, event_type: EventType | str, summary: str, data: dict | None = None):
+def audit_sensitive_action(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
     """Record a sensitive action an app or API key took for its owner, and return the row.
 
     ``principal`` is the caller of the request (apps.credentials.principal.Principal):
     the row names its app (OAuth) or key and shows on Activity and on the app's
     own entry on Connected apps. ``event_type`` is one of SENSITIVE_EVENT_TYPES;
     ``summary`` the sentence the owner reads, lower case, naming what was touched
-    ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."). Call it
+    ("read 2 messages of +44 20 7183 8750", "placed a call to +49 151 ..."); ``at`` the
+    moment of the action when the action stamps its rows with it (default: now). Call it
     inside the action's own transaction, so an action that rolls back leaves no row.
     """
+    event = audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data, at=at)
+    event.save(force_insert=True)
+    return event
+
+
+def audit_sensitive_event(*, principal, event_type: EventType | str, summary: str, data: dict | None = None, at=None):
+    """The row audit_sensitive_action writes, unsaved: for an action that writes it in its own statement.
+    ``at``: the moment of the action when it stamps its own rows with it (default now)."""
     event_type = EventType(event_type)
     if event_type not in SENSITIVE_EVENT_TYPES:
         raise ValueError(f"not a sensitive action: {event_type}")
@@ -138,13 +147,14 @@ def audit_sensitive_action(*, principal, event_type: EventType | str, summary: s
         actor = actor_api_key(key_id)
     else:  # the signed-in owner at a page of the service
         actor = actor_user(principal.user)
-    return audit_record(
+    return audit_event(
         event_type=event_type,
         user=principal.user,
         actor=actor,
         client_id=client_id,
         key_id=key_id,
         data={**(data or {}), "summary": summary[:SUMMARY_MAX], "livemode": bool(principal.livemode)},
+        at=at,
     )
 
 

@@ -1,4 +1,4 @@
-"""GET /v1/balance, GET /v1/balance_transactions and /{id} (DESIGN, Phase 2). Scope credits:read."""
+"""GET /v1/balance, GET /v1/balance_transactions and /{id} (docs/design.md, Phase 2). Scope credits:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response

@@ -1,4 +1,4 @@
-"""svc_get_balance (DESIGN, Phase 2): the credit balance, as the REST view computes it."""
+"""svc_get_balance (docs/design.md, Phase 2): the credit balance, as the REST view computes it."""
 
 from apps.core.money import display, spoken
 from apps.mcp_bridge.registry import ToolSpec, register

@@ -67,7 +67,7 @@ class Balance(models.Model):
 
 
 class BalanceTransaction(models.Model):
-    """One movement of the balance (DESIGN: ``balance_transaction``). Append-only."""
+    """One movement of the balance (docs/design.md: ``balance_transaction``). Append-only."""
 
     id = models.CharField(primary_key=True, max_length=32, default=new_txn_id, editable=False)
     # Leads both indexes below, so it needs none of its own. PROTECT: the ledger is the
@@ -97,3 +97,40 @@ class BalanceTransaction(models.Model):
 
     def __str__(self):
         return f"{self.id} {self.type} {self.amount} {self.currency}"
+
+
+HOLD_PREFIX = "hold_"
+
+
+def new_hold_id() -> str:
+    return new_id(HOLD_PREFIX)
+
+
+class Hold(models.Model):
+    """Credit set aside for a live call (docs/design.md, Phase 3): counted against the available balance
+    until it is released, when the call ends and its answered time is charged.
+
+    A hold never moves the balance itself; the ledger row of the charge does. Written and
+    released by ``apps.billing.holds`` while the account's balance row is locked.
+    """
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_hold_id, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    livemode = models.BooleanField()
+    created = models.DateTimeField()
+    amount = models.BigIntegerField(help_text="Minor units held.")
+    currency = models.CharField(max_length=3)
+    source = models.CharField(max_length=64, help_text="The id of what holds it (call_...).")
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The held amount of an account: its unreleased holds only.
+            models.Index(
+                fields=["user", "livemode"], condition=Q(released_at__isnull=True), name="billing_hold_active_idx"
+            ),
+        ]
+        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="billing_hold_amount_positive")]
+
+    def __str__(self):
+        return f"{self.id} {self.amount} {self.currency}"

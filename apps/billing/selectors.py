@@ -10,14 +10,20 @@ from django.db.models import QuerySet
 from apps.api_v1.public import Listing
 from apps.core.ids import is_id
 
+from .holds import held_amount_expression
 from .models import TXN_PREFIX, Balance, BalanceTransaction
 
 
 def balance_get(*, principal) -> Balance:
-    """The balance of the caller's account in the caller's mode; an unsaved 0 when it has no ledger yet."""
+    """The balance of the caller's account in the caller's mode, with ``held_amount`` (what live
+    calls hold) read in the same statement; an unsaved 0 when it has no ledger yet."""
     user_id, livemode = principal.user.pk, principal.livemode
-    found = Balance.objects.filter(user_id=user_id, livemode=livemode).first()
-    return found or Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
+    held = held_amount_expression(user_id=user_id, livemode=livemode)
+    found = Balance.objects.filter(user_id=user_id, livemode=livemode).annotate(held_amount=held).first()
+    if found is None:
+        found = Balance(user_id=user_id, livemode=livemode, amount=0, currency=settings.SERVICE_CURRENCY)
+        found.held_amount = 0
+    return found
 
 
 def _ledger(livemode: bool, of_type: bool, *, user_id, type: str | None = None) -> QuerySet[BalanceTransaction]:

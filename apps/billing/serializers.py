@@ -1,4 +1,4 @@
-"""The ``balance`` and ``balance_transaction`` objects (DESIGN, Phase 2), for REST and MCP alike.
+"""The ``balance`` and ``balance_transaction`` objects (docs/design.md, Phase 2), for REST and MCP alike.
 
 ``to_representation`` builds each object directly (no field machinery per
 row); the declared fields document it in the OpenAPI document.
@@ -26,6 +26,12 @@ class BalanceSerializer(serializers.Serializer):
     object = serializers.ChoiceField(choices=["balance"])
     amount = serializers.IntegerField(help_text="Minor units of the currency (cents for usd); negative when owed.")
     currency = serializers.CharField(help_text="Lowercase ISO 4217 code, e.g. usd.")
+    held_amount = serializers.IntegerField(
+        help_text="Minor units set aside for live calls (each holds what it may cost at most until it ends)."
+    )
+    available_amount = serializers.IntegerField(
+        help_text="amount less held_amount: what a new call may spend. Quotes and placements check this."
+    )
     low_balance = serializers.BooleanField(
         help_text="true when the amount is below the service's low-balance threshold: time to add credit."
     )
@@ -33,10 +39,13 @@ class BalanceSerializer(serializers.Serializer):
     livemode = serializers.BooleanField(help_text="false for the test-mode balance (sk_test_ keys).")
 
     def to_representation(self, balance: Balance) -> dict:
+        held = getattr(balance, "held_amount", 0) or 0
         return {
             "object": "balance",
             "amount": balance.amount,
             "currency": balance.currency,
+            "held_amount": held,
+            "available_amount": balance.amount - held,
             "low_balance": is_low(balance.amount),
             "billing_url": billing_url(),
             "livemode": balance.livemode,

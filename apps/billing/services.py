@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.webhooks.public import publish
+
 from .models import CREDIT_TYPES, DEBIT_TYPES, Balance, BalanceTransaction, TransactionType
 
 DESCRIPTION_MAX = BalanceTransaction._meta.get_field("description").max_length
@@ -58,7 +60,22 @@ def ledger_append(
             ending_balance=balance.amount + amount,
         )
         Balance.objects.filter(pk=balance.pk).update(amount=row.ending_balance, updated=created)
+        balance_publish_if_low(balance=balance, before=balance.amount, after=row.ending_balance)
     return row
+
+
+def balance_publish_if_low(*, balance, before: int, after: int) -> None:
+    """``balance.low`` when a change takes the balance from at or above the low mark to below it,
+    in the change's transaction (one event a crossing, none while it stays low)."""
+    from .serializers import is_low
+
+    if is_low(after) and not is_low(before):
+        publish(
+            balance.user_id,
+            "balance.low",
+            {"object": "balance", "amount": after, "currency": balance.currency},
+            livemode=balance.livemode,
+        )
 
 
 def _check(*, amount, type, source, description) -> None:

@@ -1,4 +1,4 @@
-"""svc_list_calls, svc_get_call, svc_get_call_summary (DESIGN, Phase 2).
+"""svc_list_calls, svc_get_call, svc_get_call_summary (docs/design.md, Phase 2).
 
 Each tool reads through the same selectors and serializer as GET /v1/calls and
 /v1/calls/{id}, then projects the REST object onto the tool's output and adds
@@ -19,6 +19,7 @@ from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status
 from .serializers import CallSerializer
+from .services import call_refresh
 
 LIST_LIMIT_MAX = 10
 LIST_LIMIT_DEFAULT = 5
@@ -195,6 +196,13 @@ CALL_FIELDS = (
     "amount_display",
     "currency",
     "transcript",
+    "quote",
+    "your_number",
+    "caller_id",
+    "record",
+    "max_duration",
+    "end_reason",
+    "status_transitions",
 )
 
 
@@ -204,6 +212,8 @@ def get_call(*, principal, arguments) -> dict:
     call = selectors.call_get(principal=principal, call_id=call_id, contact_names=names)
     if call is None:
         raise _unknown_call(call_id)
+    if call_refresh(call):
+        call = selectors.call_get(principal=principal, call_id=call_id, contact_names=names)
     now = timezone.now()
     item = _call_item(call, CallSerializer(call, context={"now": now}).data, names)
     item["per_minute_display"] = display(call.per_minute_amount_decimal, call.currency)
@@ -256,6 +266,20 @@ svc_get_call = register(
                 "amount_display": NULLABLE_STRING,
                 "currency": {"type": "string"},
                 "transcript": {**NULLABLE_STRING, "description": "The transcript's id; see svc_get_call_summary."},
+                "quote": {**NULLABLE_STRING, "description": "A callback call's quote (quo_...); null for others."},
+                "your_number": {**NULLABLE_STRING, "description": "A callback call's first leg: the user's phone."},
+                "caller_id": {**NULLABLE_STRING, "description": "A callback call's number shown to the callee."},
+                "record": {"type": "boolean"},
+                "max_duration": {**NULLABLE_INTEGER, "description": "Seconds after which a callback call ends."},
+                "end_reason": {**NULLABLE_STRING, "description": "Why it ended (you_declined, callee_busy, ...)."},
+                "status_transitions": {
+                    "type": "object",
+                    "properties": {
+                        name: NULLABLE_INTEGER for name in ("ringing_you_at", "ringing_at", "answered_at", "ended_at")
+                    },
+                    "required": ["ringing_you_at", "ringing_at", "answered_at", "ended_at"],
+                    "additionalProperties": False,
+                },
                 "contact_names_hidden": {"type": "boolean"},
                 "spoken": {"type": "string", "description": "The call in one sentence, for reading aloud."},
             },
@@ -350,3 +374,6 @@ svc_get_call_summary = register(
         },
     )
 )
+
+# The callback tools (calls:place) live beside these and register with this module.
+from . import callback_tools  # noqa: E402, F401

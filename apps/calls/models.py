@@ -1,4 +1,4 @@
-"""Calls and their transcripts (DESIGN, Phase 2).
+"""Calls and their transcripts (docs/design.md, Phase 2).
 
 Rows are written by the telephony core (outside this service), the admin and
 ``manage.py seed_demo``; this service reads them. A call stores the facts
@@ -15,6 +15,7 @@ from apps.core.ids import new_id
 
 CALL_PREFIX = "call_"
 TRANSCRIPT_PREFIX = "trs_"
+QUOTE_PREFIX = "quo_"
 
 
 def new_call_id() -> str:
@@ -23,6 +24,10 @@ def new_call_id() -> str:
 
 def new_transcript_id() -> str:
     return new_id(TRANSCRIPT_PREFIX)
+
+
+def new_quote_id() -> str:
+    return new_id(QUOTE_PREFIX)
 
 
 def default_currency() -> str:
@@ -48,6 +53,19 @@ class Status(models.TextChoices):
 
 
 LIVE_STATUSES = frozenset({Status.QUEUED, Status.RINGING_YOU, Status.RINGING, Status.IN_PROGRESS})
+
+
+class EndReason(models.TextChoices):
+    CALLEE_HUNG_UP = "callee_hung_up"
+    YOU_HUNG_UP = "you_hung_up"
+    ENDED_BY_REQUEST = "ended_by_request"
+    YOU_DECLINED = "you_declined"
+    YOU_DID_NOT_ANSWER = "you_did_not_answer"
+    YOU_DID_NOT_PRESS_1 = "you_did_not_press_1"
+    CALLEE_BUSY = "callee_busy"
+    CALLEE_NO_ANSWER = "callee_no_answer"
+    FAILED = "failed"
+    TIME_LIMIT = "time_limit"
 
 
 class Call(models.Model):
@@ -78,6 +96,22 @@ class Call(models.Model):
     first_seconds = models.PositiveIntegerField(default=60)
     next_seconds = models.PositiveIntegerField(default=60)
     currency = models.CharField(max_length=3, default=default_currency)
+    # Callback calls (placed from a quote); empty or null on calls the telephony core wrote.
+    quote_id = models.CharField(max_length=32, blank=True, default="")
+    your_number = models.CharField(max_length=16, blank=True, default="", help_text="The phone that rang first.")
+    caller_id = models.CharField(max_length=16, blank=True, default="", help_text="What the callee saw.")
+    record = models.BooleanField(default=False)
+    max_duration = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds; the call ends then.")
+    end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True, default="")
+    ringing_you_at = models.DateTimeField(null=True, blank=True)
+    ringing_at = models.DateTimeField(null=True, blank=True)
+    # The key or connection that placed it (its daily cap), and what it counts against the caps:
+    # its hold while live, its charge once ended.
+    credential_id = models.CharField(max_length=255, blank=True, default="")
+    spend = models.BigIntegerField(default=0, help_text="Minor units: the hold while live, the charge once ended.")
+    hold_id = models.CharField(max_length=32, blank=True, default="")
+    carrier = models.CharField(max_length=32, blank=True, default="")
+    carrier_ref = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = [
@@ -93,6 +127,13 @@ class Call(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(per_minute_amount_decimal__gte=0), name="calls_call_rate_positive"
+            ),
+            # One live callback per account and mode (docs/calls.md): placements are serialised on the
+            # balance row, and this index makes a second one impossible whatever the code path.
+            models.UniqueConstraint(
+                fields=["user", "livemode"],
+                condition=models.Q(status__in=sorted(LIVE_STATUSES)) & ~models.Q(quote_id=""),
+                name="calls_one_live_callback",
             ),
         ]
 
@@ -113,6 +154,37 @@ class Transcript(models.Model):
     action_items = models.JSONField(default=list, blank=True)
     reference_numbers = models.JSONField(default=list, blank=True)
     language = models.CharField(max_length=16, help_text="BCP 47 tag, e.g. en or pt-BR.")
+
+    def __str__(self):
+        return self.id
+
+
+class Quote(models.Model):
+    """The price and limits of one callback call, offered for 10 minutes and placed at most once."""
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_quote_id, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    livemode = models.BooleanField()
+    created = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    to_number = models.CharField("to", max_length=16)
+    to_country = models.CharField(max_length=2, blank=True, default="")
+    contact_id = models.CharField(max_length=32, blank=True, default="")
+    label = models.CharField(max_length=100, blank=True, default="")
+    your_number = models.CharField(max_length=16)
+    caller_id = models.CharField(max_length=16)
+    record = models.BooleanField(default=False)
+    currency = models.CharField(max_length=3)
+    per_minute_amount_decimal = models.DecimalField(max_digits=19, decimal_places=9)
+    first_seconds = models.PositiveIntegerField()
+    next_seconds = models.PositiveIntegerField()
+    max_duration = models.PositiveIntegerField()
+    max_amount = models.BigIntegerField()
+    # The call placed from it; empty while open.
+    call_id = models.CharField(max_length=32, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "livemode", "-created"], name="calls_quote_account_idx")]
 
     def __str__(self):
         return self.id

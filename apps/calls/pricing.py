@@ -1,4 +1,4 @@
-"""What a call costs (DESIGN, Phase 2): the one place the billing rule is computed.
+"""What a call costs (docs/design.md, Phase 2): the one place the billing rule is computed.
 
 A call's ``billed_duration`` is 0 when its ``duration`` is 0; otherwise the
 rate's ``first_seconds``, plus ``next_seconds`` for each started block after

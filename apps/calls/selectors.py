@@ -114,12 +114,6 @@ def call_get(*, principal, call_id: str, transcripts: bool = False, contact_name
     return queryset.filter(pk=call_id).first()
 
 
-def transcript_get_for_call(*, principal, call_id: str) -> tuple[Call | None, Transcript | None]:
-    """The principal's call and its transcript, in one statement; (None, None) when the call is not theirs."""
-    call = call_get(principal=principal, call_id=call_id, transcripts=True)
-    return call, (call_transcript(call) if call is not None else None)
-
-
 def call_transcript(call: Call) -> Transcript | None:
     """The transcript loaded with ``call`` (``transcripts=True``), or None."""
     try:

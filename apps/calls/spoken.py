@@ -8,9 +8,9 @@ present 14:02 UTC as the user's 14:02.
 from datetime import UTC, datetime
 from functools import lru_cache
 
-import phonenumbers
-
 from apps.core.money import display
+from apps.core.phones import readable as number
+from apps.core.text import one_line
 
 from .models import Status
 
@@ -42,23 +42,6 @@ OUTCOMES = {
 }
 
 
-def one_line(text: str) -> str:
-    # Names are user-typed; a line break in one must not break the spoken line.
-    return " ".join(text.split())
-
-
-# Bounded caches of pure functions: a page of calls repeats the same few numbers and amounts,
-# and phonenumbers and babel cost 15-25 us a call where a hit costs under one.
-@lru_cache(maxsize=1024)
-def number(e164: str) -> str:
-    """+4915112345678 as +49 1511 2345678; anything phonenumbers cannot read, as stored."""
-    try:
-        parsed = phonenumbers.parse(e164, None)
-    except phonenumbers.NumberParseException:
-        return e164
-    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-
-
 def party(item: dict) -> str:
     """The other side of the call: the contact's name when known, else the number."""
     other = item["to"] if item["direction"] == "outbound" else item["from"]
@@ -82,6 +65,8 @@ def length(seconds: int) -> str:
 
 
 # typed: 9 and Decimal("9") are separate entries, each display()'s own answer.
+# Bounded, as core.phones.readable is: a page of calls repeats the same few amounts, and babel
+# costs 15-25 us a call where a hit costs under one.
 amount_display = lru_cache(maxsize=1024, typed=True)(display)
 
 

@@ -1,4 +1,4 @@
-"""GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (DESIGN, Phase 2). Scope contacts:read."""
+"""GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (docs/design.md, Phase 2). Scope contacts:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response

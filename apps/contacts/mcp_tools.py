@@ -1,6 +1,8 @@
-"""svc_search_contacts (DESIGN, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
+"""svc_search_contacts (docs/design.md, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.core.echo import echoed
 from apps.core.phones import readable
+from apps.core.text import one_line
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors
@@ -10,11 +12,6 @@ from .serializers import ContactSerializer
 
 MAX_RESULTS = 5  # docs/spec.md 8.5: contacts limit at most 5
 SPOKEN_NUMBERS = 2  # per contact, read aloud
-
-
-def one_line(text: str) -> str:
-    # Names and queries are user-typed; a line break in them must not break the spoken line.
-    return " ".join(text.split())
 
 
 def _spoken_contact(contact: dict) -> str:
@@ -27,7 +24,7 @@ def _spoken_contact(contact: dict) -> str:
 
 
 def spoken_matches(query: str, contacts: list[dict], has_more: bool) -> str:
-    asked = one_line(query)[:MAX_QUERY_LENGTH]
+    asked = one_line(echoed(query))[:MAX_QUERY_LENGTH]
     if not contacts:
         return f"No contact matches “{asked}”."
     described = [_spoken_contact(c) for c in contacts]

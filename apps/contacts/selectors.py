@@ -249,3 +249,38 @@ def _position(livemode: bool, *, user_id, contact_id: str) -> QuerySet[Contact]:
 
 
 POSITION = CompiledQuery(_position)
+
+
+def contacts_by_ids(*, principal, ids: list[str]) -> list[Contact]:
+    """The caller's contacts among ``ids``, each with its phone numbers in order, in one statement (a
+    LEFT JOIN of the numbers): what another app's expansion of its references reads. Ids that are
+    malformed, gone, another account's or the other mode's are left out."""
+    ids = [i for i in ids if is_contact_id(i)]
+    if not ids:
+        return []
+    rows = (
+        _account(principal)
+        .filter(pk__in=ids)
+        .order_by("id", "phone_numbers__position", "phone_numbers__id")
+        .values_list(
+            "id",
+            "name",
+            "created",
+            "livemode",
+            "phone_numbers__id",
+            "phone_numbers__number",
+            "phone_numbers__label",
+            "phone_numbers__country",
+        )
+    )
+    found: dict[str, Contact] = {}
+    for contact_id, name, created, livemode, phone_id, number, label, country in rows:
+        contact = found.get(contact_id)
+        if contact is None:
+            contact = Contact(id=contact_id, user_id=principal.user.pk, name=name, created=created, livemode=livemode)
+            setattr(contact, LISTED_NUMBERS, [])
+            found[contact_id] = contact
+        if phone_id is not None:
+            phone = ContactPhoneNumber(id=phone_id, contact_id=contact_id, number=number, label=label, country=country)
+            getattr(contact, LISTED_NUMBERS).append(phone)
+    return list(found.values())

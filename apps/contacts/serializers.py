@@ -1,4 +1,4 @@
-"""The ``contact`` object (DESIGN, Phase 2), for REST and MCP alike.
+"""The ``contact`` object (docs/design.md, Phase 2), for REST and MCP alike.
 
 ``to_representation`` builds the object directly; the declared fields document
 it in the OpenAPI document.
@@ -9,7 +9,7 @@ from rest_framework import serializers
 from apps.core.timefmt import unix_seconds
 
 from .models import Contact, PhoneLabel
-from .selectors import LISTED_NUMBERS
+from .selectors import LISTED_NUMBERS, contacts_by_ids
 
 
 def listed_phone_numbers(contact: Contact):
@@ -47,3 +47,9 @@ class ContactSerializer(serializers.Serializer):
             "created": unix_seconds(contact.created),
             "livemode": contact.livemode,
         }
+
+
+def expanded_contacts(principal, ids: list[str]) -> dict[str, dict]:
+    """The caller's contacts of ``ids`` as GET /v1/contacts/{id} writes them, by id (another app's
+    ``expand[]=contact``, apps.api_v1.expansions)."""
+    return {contact.id: ContactSerializer(contact).data for contact in contacts_by_ids(principal=principal, ids=ids)}

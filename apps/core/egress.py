@@ -139,8 +139,11 @@ def resolve_checked(
     ``deadline`` is a ``time.monotonic()`` instant that covers the lookup;
     ``loopback_only`` allows loopback addresses and nothing else (plain http in test mode).
     """
-    infos = _getaddrinfo_within(hostname, port, deadline - time.monotonic())
-    ips = list(dict.fromkeys(info[4][0] for info in infos))
+    try:
+        ips = [str(ipaddress.ip_address(hostname))]  # a literal needs no lookup (nor its thread)
+    except ValueError:
+        infos = _getaddrinfo_within(hostname, port, deadline - time.monotonic())
+        ips = list(dict.fromkeys(info[4][0] for info in infos))
     if not ips:
         raise EgressError("host did not resolve to any address")
     for ip in ips:

@@ -88,6 +88,11 @@ REGISTRY: dict[str, ErrorCode] = {
     "number_not_opted_in": ErrorCode(
         403, PERMISSION, "The account holder has not turned on message reading for this number."
     ),
+    "quote_expired": ErrorCode(410, INVALID_REQUEST, "This quote has expired. Ask for a new quote."),
+    "quote_used": ErrorCode(409, INVALID_REQUEST, "This quote was already placed as a call."),
+    "call_in_progress": ErrorCode(409, INVALID_REQUEST, "A callback call of this account is already live."),
+    "spend_limit_exceeded": ErrorCode(403, PERMISSION, "A spend limit of this account has been reached."),
+    "destination_not_allowed": ErrorCode(422, CALL, "Calls to this destination are not allowed."),
     "webhook_endpoint_limit": ErrorCode(
         409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
     ),

@@ -1,4 +1,4 @@
-"""Money as the API states it (DESIGN, Phase 2): integer minor units with a lowercase ISO 4217
+"""Money as the API states it (docs/design.md, Phase 2): integer minor units with a lowercase ISO 4217
 currency, rates below one minor unit as decimal strings in minor units, and display strings.
 
 The number of minor-unit digits is the currency's own (babel's CLDR data: 2 for

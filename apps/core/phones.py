@@ -1,8 +1,10 @@
 """Phone numbers as every resource stores and says them: E.164 in, a country and a readable form out."""
 
 import re
+from functools import cache, lru_cache
 
 import phonenumbers
+from babel import Locale
 from django.core.exceptions import ValidationError
 
 _E164 = re.compile(r"\+[1-9][0-9]{1,14}")
@@ -48,6 +50,9 @@ def country_of(parsed: phonenumbers.PhoneNumber) -> str:
     return "" if region in (None, "ZZ", "001") else region
 
 
+# Bounded: a page of calls repeats the same few numbers, and phonenumbers costs 15-25 us a call
+# where a hit costs under one.
+@lru_cache(maxsize=1024)
 def readable(number: str) -> str:
     """ "+34 612 34 56 78" for reading out; the number as stored if it does not parse."""
     try:
@@ -56,3 +61,14 @@ def readable(number: str) -> str:
         )
     except phonenumbers.NumberParseException:
         return number
+
+
+@cache
+def english_territories() -> dict:
+    """Babel's English names of countries and territories, by ISO alpha-2 code."""
+    return dict(Locale.parse("en").territories)
+
+
+def country_name(code: str) -> str:
+    """The English name of an ISO alpha-2 code ("Germany"); the code itself if unknown."""
+    return english_territories().get(code, code)

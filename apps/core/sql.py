@@ -308,3 +308,20 @@ def inserted(obj, connection, **fields) -> None:
     signals.post_save.send(
         sender=type(obj), instance=obj, created=True, update_fields=None, raw=False, using=connection.alias
     )
+
+
+def write_together(statements: list[Statement], *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Run several writes as one statement where the database can (a data-modifying ``WITH`` on
+    PostgreSQL: one round trip, one snapshot), else one after another in the caller's transaction.
+
+    The parts never touch one row twice (PostgreSQL leaves the outcome of that undefined) and
+    none reads what another writes; callers send ``inserted`` for each INSERT afterwards.
+    """
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql" or len(statements) == 1:
+            for statement in statements:
+                cursor.execute(statement.sql, statement.params)
+            return
+        parts = ", ".join(f"w{n} AS ({statement.sql})" for n, statement in enumerate(statements))
+        cursor.execute(f"WITH {parts} SELECT 1", [p for statement in statements for p in statement.params])

@@ -113,5 +113,12 @@ def body_cap(path: str) -> int | None:
     return None if surface is None else surface.body_cap
 
 
+def declared_length(request) -> int | None:
+    """The body length the request declares (Content-Length; 0 without one), or None when the
+    header is not a number: read before the body, so an oversized body is refused unread."""
+    value = request.META.get("CONTENT_LENGTH") or "0"
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
 # Django reads no body larger than the largest surface's cap (a surface answers its own 413 first).
 LARGEST_BODY_CAP = max(s.body_cap for _prefix, s in SURFACES if s.body_cap)

@@ -1,4 +1,4 @@
-"""Time in JSON is Unix seconds (DESIGN.md)."""
+"""Time in JSON is Unix seconds (docs/design.md)."""
 
 from datetime import datetime
 

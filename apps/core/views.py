@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.urls import Resolver404, resolve
 from django.views import defaults
 
 from .envelope import oauth_error_response, render
@@ -21,13 +22,28 @@ def handler400(request, exception=None):
     """
     surface = surface_of(request.path_info)
     if surface is None:
-        return defaults.bad_request(request, exception)
+        page = page_bad_request(request, exception)
+        return page if page is not None else defaults.bad_request(request, exception)
     message = bad_request_message(exception)
     if surface.shape == OAUTH:
         return oauth_error_response(surface.bad_request, message)
     if isinstance(exception, RequestDataTooBig):
         return render(request, "request_too_large", message)
     return render(request, "invalid_request", message)
+
+
+def page_bad_request(request, exception):
+    """The page's own answer to a request Django could not read, when its view class has one
+    (``bad_request_page(request, message)``: the sign-in page shows its form again saying why),
+    else None."""
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    answer = getattr(getattr(match.func, "view_class", None), "bad_request_page", None)
+    if answer is None:
+        return None
+    return answer(request, bad_request_message(exception))
 
 
 def bad_request_message(exception) -> str:

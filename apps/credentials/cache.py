@@ -47,7 +47,7 @@ from .principal import Principal
 logger = logging.getLogger(__name__)
 
 ENTRY_TTL_MS = 60_000
-# A credential's last-use stamp is written at most this often (DESIGN: no writes on the hot path).
+# A credential's last-use stamp is written at most this often (docs/design.md: no writes on the hot path).
 LAST_USED_GRANULARITY = timedelta(minutes=1)
 LAST_USED_MS = int(LAST_USED_GRANULARITY.total_seconds() * 1000)
 USER_FIELDS = ("id", "email", "display_name", "is_active")
@@ -106,7 +106,7 @@ def entry_for(principal: Principal, *, secret: str, resource_path: str, store) -
     # of the minute since the key was last stamped (none left: the next hit stamps).
     used_key, used_ttl_ms = "", 0
     if principal.kind == "api_key":
-        used_key = store.credential_used_key(credential.id)
+        used_key = store.credential_used_key(credential.id, str(principal.user.pk))
         if credential.last_used_at is not None:
             used_ttl_ms = LAST_USED_MS - int((timezone.now() - credential.last_used_at).total_seconds() * 1000)
     subject = subject_of(None, principal=principal)

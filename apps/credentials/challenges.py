@@ -65,9 +65,18 @@ def missing_scope_message(scope: str, principal=None, *, what: str = "This opera
     return f"{what} needs the {scope} scope, which this credential was not given."
 
 
-def insufficient_scope(resource_path: str, scope: str, message: str | None = None, *, principal=None) -> ApiError:
+def insufficient_scope(
+    resource_path: str,
+    scope: str,
+    message: str | None = None,
+    *,
+    principal=None,
+    param: str | None = None,
+    what: str = "This operation",
+) -> ApiError:
     return ApiError(
         "insufficient_scope",
-        message or missing_scope_message(scope, principal),
+        message or missing_scope_message(scope, principal, what=what),
+        param=param,
         headers={"WWW-Authenticate": www_authenticate(resource_path, error="insufficient_scope", scope=scope)},
     )

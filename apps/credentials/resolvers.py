@@ -65,12 +65,6 @@ def resolver_for(secret: str) -> Resolver | None:
     return next((r for r in resolvers() if secret.startswith(r.prefix)), None)
 
 
-def serves(secret: str, resource_path: str) -> bool:
-    """Whether a secret of this shape may be used at this resource at all (no lookup)."""
-    found = resolver_for(secret)
-    return found is not None and resource_path in found.resources
-
-
 def resolve_bearer(request, secret: str, *, resource_path: str, budget_class: str | None = None) -> Principal:
     """The principal of a bearer secret; with ``budget_class``, that class's budgets are applied too.
 

@@ -2,6 +2,9 @@
 
 from dataclasses import dataclass
 
+from .challenges import insufficient_scope
+from .principal import Principal
+
 
 @dataclass(frozen=True)
 class Scope:
@@ -61,6 +64,22 @@ READ_ONLY_STARTER_SET: tuple[str, ...] = ("rates:read", "credits:read", "calls:r
 
 def is_known(scope: str) -> bool:
     return scope in SCOPES
+
+
+def holds(principal, scope: str | None) -> bool:
+    """Whether the caller's credential holds ``scope`` (None: any scope will do)."""
+    return scope is None or (isinstance(principal, Principal) and scope in principal.scopes)
+
+
+def require(
+    principal, scope: str | None, *, resource_path: str, message: str | None = None, param: str | None = None,
+    what: str = "This operation",
+) -> None:  # fmt: skip
+    """The one scope check of /v1 (DRF's HasScope, the fast path, a part of an answer) and /mcp (a tool):
+    a credential without ``scope`` is refused with 403 insufficient_scope and the RFC 6750 challenge
+    naming the scope (docs/spec.md 5.9)."""
+    if not holds(principal, scope):
+        raise insufficient_scope(resource_path, scope, message, principal=principal, param=param, what=what)
 
 
 def parse_scope_string(value: str) -> list[str]:

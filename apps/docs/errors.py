@@ -42,11 +42,11 @@ TYPE_GUIDANCE: dict[str, Guidance] = {
         "Check the id or path.",
     ),
     core.CREDITS: Guidance(
-        "Reserved for paid operations (none is live): the balance is too low. Carries billing_url.",
+        "A paid operation (a quote, a call) needs more credit than is available. Carries billing_url.",
         "Ask the user to top up at billing_url.",
     ),
     core.CALL: Guidance(
-        "Reserved for a destination the carrier rejects (none is live).",
+        "A destination the service or the carrier does not call.",
         "Tell the user the call cannot be placed to that destination.",
     ),
     core.IDEMPOTENCY: Guidance(
@@ -252,13 +252,38 @@ GUIDANCE: dict[str, Guidance] = {
         "List the connections to find the client_id; the app may already be disconnected.",
     ),
     "insufficient_credits": Guidance(
-        "Reserved for paid operations (none is live): the balance is too low. The body carries billing_url.",
+        "The available balance (the balance less what live calls hold) is below what the first billing "
+        "increment of the call costs, at a quote or a placement. The body carries billing_url.",
         "Ask the user to top up at billing_url; do not retry until they have.",
     ),
     "number_not_opted_in": Guidance(
         "Messages of a number whose sharing switch is off (param number names it): the account holder has not "
         "let connected apps read that number's messages, or turned it off since. The message names the page.",
         "Ask the user to turn on message reading for that number on the sharing page; do not retry until they have.",
+    "quote_expired": Guidance(
+        "POST /v1/calls named a quote past its expires_at (a quote lives 10 minutes); param quote.",
+        "Ask for a new quote, confirm its price with the user, and place that one.",
+    ),
+    "quote_used": Guidance(
+        "POST /v1/calls named a quote that another request already placed; the message names that call. "
+        "A retry with the same Idempotency-Key gets the first answer instead.",
+        "Read the named call; a quote is placed once. Ask for a new quote to call again.",
+    ),
+    "call_in_progress": Guidance(
+        "A callback call of this account and mode is still live (one at a time); the message names it. "
+        "Inbound calls do not count.",
+        "Wait until that call ends, or end it with POST /v1/calls/{{id}}/end, then place again.",
+    ),
+    "spend_limit_exceeded": Guidance(
+        "A spend limit stops the quote or placement: the daily cap of the account or of this key or app, "
+        "the calls to one number in an hour, or the destinations in a day. The message names which and when "
+        "it frees up.",
+        "Tell the user which limit was reached and when it frees up; do not retry before then.",
+    ),
+    "destination_not_allowed": Guidance(
+        "The number is one the service does not call: premium-rate, shared-cost, an international network "
+        "(+881, +882, +883) or a blocked prefix; param to.",
+        "Tell the user the call cannot be placed to that number; another number of the contact may work.",
     ),
     "webhook_endpoint_limit": Guidance(
         "The account already has 16 webhook endpoints in this mode (disabled ones count).",

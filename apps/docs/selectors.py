@@ -403,3 +403,44 @@ def authorization_server() -> dict:
 
 def protected_resources() -> list[str]:
     return list(permitted_resources())
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:g} min"
+    return f"{seconds / 3600:g} h"
+
+
+def webhook_facts() -> dict:
+    """The event types and the retry schedule of /docs/webhooks, from the webhooks app's tables."""
+    from apps.webhooks.public import EVENT_TYPES, FAILING_AFTER, JITTER, RETRY_DELAYS, TEST_MODE_RETRY_DELAYS
+
+    return {
+        "event_types": list(EVENT_TYPES.values()),
+        "retries": [_duration(d) for d in RETRY_DELAYS],
+        "test_retries": [_duration(d) for d in TEST_MODE_RETRY_DELAYS],
+        "jitter_percent": round(JITTER * 100),
+        "failing_days": FAILING_AFTER.days,
+        "endpoint_limit": settings.WEBHOOK_ENDPOINT_LIMIT,
+        "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
+        "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
+    }
+
+
+def simulator_facts() -> dict:
+    """The simulator's magic numbers for /docs/calls, from the very table it plays (apps/telephony/simulator.py)."""
+    from apps.core.phones import readable
+    from apps.telephony import simulator
+
+    def rows(behaviours, other):
+        return [(readable(b.number) if b.number else "any other", b.says) for b in (*behaviours, other)]
+
+    return {
+        "destinations": rows(simulator.DESTINATIONS, simulator.ANY_DESTINATION),
+        "your_numbers": rows(simulator.YOUR_NUMBERS, simulator.ANY_YOUR_NUMBER),
+        "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
+        "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
+        "code_sender": readable(simulator.CODE_SENDER),
+    }

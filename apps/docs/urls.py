@@ -18,5 +18,9 @@ urlpatterns = [
     path("docs/mcp", views.mcp, name="docs-mcp"),
     path("docs/versions", views.versions, name="docs-versions"),
     path("docs/security", views.security, name="docs-security"),
+    path("docs/calls", views.calls, name="docs-calls"),
+    path("docs/webhooks", views.webhooks, name="docs-webhooks"),
     path("docs/assets/<str:name>", views.asset, name="docs-asset"),
+    # Every browser asks for it, on every page of the site.
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

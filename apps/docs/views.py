@@ -1,16 +1,18 @@
 """The documentation pages at ``{docs_url}``: public, read-only, rendered from the code's tables."""
 
+import functools
 import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import drf_spectacular_sidecar
 from django.conf import settings
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from . import selectors
+from .favicon import favicon_ico
 
 # Files shipped in drf-spectacular-sidecar, served from here so no page loads anything
 # from a CDN and no static-file server is needed in production.
@@ -21,6 +23,11 @@ ASSETS = {
 }
 # The bundle changes only with the pinned package, i.e. with a deployment.
 ASSET_CACHE_CONTROL = "public, max-age=86400"
+# Redoc's sidebar shows a logo from Redocly's CDN; the bundle is served with that address
+# replaced by an empty image, so the reference makes no request to another origin (the pages'
+# Content-Security-Policy would refuse it, with an error in the console).
+REDOC_CDN_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
+EMPTY_IMAGE = b"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E"
 
 # (id, path under {docs_url}, title): the pages link to each other through DOCS_URL, so
 # they work wherever DOCS_URL points (this service's /docs by default, or a proxy of it).
@@ -31,6 +38,8 @@ PAGES = (
     ("docs-oauth", "/oauth", "OAuth"),
     ("docs-mcp", "/mcp", "MCP server"),
     ("docs-versions", "/versions", "Versions"),
+    ("docs-calls", "/calls", "Callback calls"),
+    ("docs-webhooks", "/webhooks", "Webhooks"),
     ("docs-security", "/security", "Security"),
 )
 
@@ -138,12 +147,37 @@ def security(request):
     return _page(request, "security.html", "docs-security", contact=selectors.security_contact())
 
 
+@functools.cache
+def _redoc_bundle() -> bytes:
+    return ASSETS["redoc.standalone.js"][0].read_bytes().replace(REDOC_CDN_LOGO, EMPTY_IMAGE)
+
+
 @require_safe
 def asset(request, name: str):
     try:
         path, content_type = ASSETS[name]
     except KeyError:
         raise Http404("No such asset.") from None
-    response = FileResponse(path.open("rb"), content_type=content_type)
+    if name == "redoc.standalone.js":
+        response = HttpResponse(_redoc_bundle(), content_type=content_type)
+    else:
+        response = FileResponse(path.open("rb"), content_type=content_type)
     response["Cache-Control"] = ASSET_CACHE_CONTROL
     return response
+
+
+@require_safe
+def favicon(request):
+    response = HttpResponse(favicon_ico(), content_type="image/x-icon")
+    response["Cache-Control"] = ASSET_CACHE_CONTROL
+    return response
+
+
+@require_safe
+def webhooks(request):
+    return _page(request, "webhooks.html", "docs-webhooks", **selectors.webhook_facts())
+
+
+@require_safe
+def calls(request):
+    return _page(request, "calls.html", "docs-calls", **selectors.simulator_facts())

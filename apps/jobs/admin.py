@@ -14,7 +14,7 @@ class StateFilter(admin.SimpleListFilter):
         return [
             ("running", "Running (leased)"),
             ("overdue", "Overdue by 5 minutes or more"),
-            ("retrying", "Retrying"),
+            ("retrying", "Waiting to retry"),
             ("failed", "Failed"),
         ]
 
@@ -26,7 +26,7 @@ class StateFilter(admin.SimpleListFilter):
         if self.value() == "overdue":
             return ready.filter(run_at__lte=now - timezone.timedelta(minutes=5)).exclude(locked_until__gt=now)
         if self.value() == "retrying":
-            return ready.filter(attempts__gt=0)
+            return ready.exclude(last_error="").exclude(locked_until__gt=now)
         if self.value() == "failed":
             return queryset.filter(status=JobStatus.FAILED)
         return queryset

@@ -6,7 +6,9 @@ gives it back when this runs out, so every handler must finish well inside it),
 ``RETRY_MAX_SECONDS`` (the back-off: base * 2^(attempt-1), capped, ±10 %),
 ``POLL_SECONDS`` (the worker's wait when nothing is due), ``BATCH_SIZE`` (rows a
 claim takes at once), ``THREADS`` (rows a worker runs at once, each thread claiming one
-row at a time; None: 4 on PostgreSQL, 1 on SQLite, which has one writer at a time).
+row at a time; None: 4 on PostgreSQL, 1 on SQLite, which has one writer at a time),
+``KEEP_SUCCESSFUL_DAYS`` and ``KEEP_FAILED_DAYS`` (how long finished rows stay, counted
+from their creation; the worker deletes older ones, and with them their dedupe keys).
 """
 
 from django.conf import settings
@@ -19,6 +21,8 @@ DEFAULTS = {
     "POLL_SECONDS": 1.0,
     "BATCH_SIZE": 10,
     "THREADS": None,
+    "KEEP_SUCCESSFUL_DAYS": 7,
+    "KEEP_FAILED_DAYS": 30,
 }
 
 

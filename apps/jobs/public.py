@@ -81,6 +81,7 @@ def enqueue(
     fields = {"kind": kind, "payload": payload, "dedupe_key": dedupe_key, "subject": subject or ""}
     if run_at is not None:
         fields["run_at"] = run_at
+    runner.note_enqueued()
     if dedupe_key is None:
         return Job.objects.create(**fields)
     # ON CONFLICT DO NOTHING, then read: no savepoint, and a concurrent enqueue of the same

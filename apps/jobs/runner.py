@@ -15,6 +15,7 @@ import logging
 import os
 import random
 import socket
+import threading
 import traceback
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -82,19 +83,23 @@ def claim(
     token = f"{worker_name()}:{random_base62(12)}"
     # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
     # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
+    # Inside a caller's transaction no savepoint is taken (the locks last until it ends, with
+    # the lease they guard): a read that finds nothing due costs one statement.
     locking = connection.features.has_select_for_update_skip_locked
-    with transaction.atomic() if locking else contextlib.nullcontext():
-        ids = list(
-            due.order_by("run_at", "id").select_for_update(skip_locked=True).values_list("id", flat=True)[:limit]
-        )
-        if not ids:
+    with transaction.atomic(savepoint=False) if locking else contextlib.nullcontext():
+        jobs = list(due.order_by("run_at", "id").select_for_update(skip_locked=True)[:limit])
+        if not jobs:
             return token, []
-        _due(now).filter(id__in=ids).update(
-            locked_by=token,
-            locked_until=now + timedelta(seconds=conf.get("LEASE_SECONDS")),
-            attempts=F("attempts") + 1,
-        )
-    return token, list(Job.objects.filter(id__in=ids, locked_by=token).order_by("run_at", "id"))
+        lease = now + timedelta(seconds=conf.get("LEASE_SECONDS"))
+        ids = [job.id for job in jobs]
+        taken = _due(now).filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
+    if taken != len(jobs):
+        # Without SKIP LOCKED another claimer may take some rows between the select and the
+        # update: keep only the ones this claim's update won.
+        return token, list(Job.objects.filter(id__in=ids, locked_by=token).order_by("run_at", "id"))
+    for job in jobs:
+        job.locked_by, job.locked_until, job.attempts = token, lease, job.attempts + 1
+    return token, jobs
 
 
 def release(token: str, jobs: Iterable[Job]) -> None:
@@ -104,6 +109,22 @@ def release(token: str, jobs: Iterable[Job]) -> None:
         Job.objects.filter(id__in=ids, locked_by=token, status=JobStatus.READY).update(
             locked_by="", locked_until=None, attempts=F("attempts") - 1
         )
+
+
+PURGE_BATCH = 1000
+
+
+def purge(*, now: datetime) -> int:
+    """Delete finished rows past their keeping time (``KEEP_*_DAYS``), in bounded batches; returns how many."""
+    removed = 0
+    for status, days in (
+        (JobStatus.SUCCESSFUL, conf.get("KEEP_SUCCESSFUL_DAYS")),
+        (JobStatus.FAILED, conf.get("KEEP_FAILED_DAYS")),
+    ):
+        old = Job.objects.filter(status=status, created__lt=now - timedelta(days=days))
+        while ids := list(old.values_list("id", flat=True)[:PURGE_BATCH]):
+            removed += Job.objects.filter(id__in=ids).delete()[0]
+    return removed
 
 
 def _finish(job: Job, token: str, **fields) -> bool:
@@ -194,16 +215,26 @@ def run_due(
     ran = 0
     while limit is None or ran < limit:
         clock = now or timezone.now()
-        token, jobs = claim(
-            now=clock,
-            limit=batch if limit is None else min(batch, limit - ran),
-            kinds=kinds,
-            subject=subject,
-            where=where,
-        )
-        if not jobs:
-            break
+        asked = batch if limit is None else min(batch, limit - ran)
+        written = _enqueued()
+        token, jobs = claim(now=clock, limit=asked, kinds=kinds, subject=subject, where=where)
         for job in jobs:
             run_one(job, token, now=clock)
-            ran += 1
+        ran += len(jobs)
+        # A short claim took every row due; only rows the handlers wrote since can be due now
+        # (a simulated call's next event), so without any the run is over without another look.
+        if len(jobs) < asked and _enqueued() == written:
+            break
     return ran
+
+
+_writes = threading.local()
+
+
+def _enqueued() -> int:
+    return getattr(_writes, "count", 0)
+
+
+def note_enqueued() -> None:
+    """Counts this thread's enqueues, so that a run knows whether its handlers wrote work."""
+    _writes.count = _enqueued() + 1

@@ -6,10 +6,11 @@ starts an MCP client's OAuth flow.
 """
 
 from apps.core.errors import ApiError
-from apps.credentials.challenges import MISSING_MESSAGE, insufficient_scope, invalid_token
+from apps.credentials.challenges import MISSING_MESSAGE, invalid_token
 from apps.credentials.header import bearer_from_header, malformed_header_message
 from apps.credentials.principal import Principal
 from apps.credentials.resolvers import resolve_bearer, resolver_for
+from apps.credentials.scopes import require
 from apps.ratelimit import budgets
 from apps.ratelimit.services import ratelimit_bearer_failure
 
@@ -47,10 +48,12 @@ def refused(request, message: str) -> ApiError:
 
 def require_scope(principal: Principal, scope: str | None) -> None:
     """Step-up signal of docs/spec.md 5.9 for a tool whose scope the token lacks."""
-    if scope is None or scope in principal.scopes:
-        return
-    raise insufficient_scope(
-        RESOURCE_PATH,
+    require(
+        principal,
         scope,
-        f"This tool needs the {scope} permission, which this connection was not given. Reconnect the app and allow it.",
+        resource_path=RESOURCE_PATH,
+        message=(
+            f"This tool needs the {scope} permission, which this connection was not given. "
+            "Reconnect the app and allow it."
+        ),
     )

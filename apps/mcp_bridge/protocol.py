@@ -34,6 +34,8 @@ from mcp_types import methods
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from apps.ratelimit.services import ratelimit_class
+
 from . import registry
 from .access import require_scope
 
@@ -42,7 +44,9 @@ SERVER_VERSION = "0.1.0"
 INSTRUCTIONS = (
     "These tools act only on the personal account the user connected, never on an organization's calls, "
     "numbers or transcripts. Report what a tool returned; do not invent numbers, prices or call details. "
-    "When a tool result asks the user to reconnect or to try again later, tell the user exactly that."
+    "When a tool result asks the user to reconnect or to try again later, tell the user exactly that. "
+    "Place a call only after the user agreed to the quoted price and destination (svc_quote_call, then "
+    "svc_place_call with that quote); the user's own phone rings first and nothing connects until they press 1."
 )
 
 
@@ -92,6 +96,10 @@ def handle(*, body: bytes, headers: Mapping[str, str], principal) -> Reply:
             modern=modern,
         )
 
+    if modern and (rejection := unsupported_version(header_version)) is not None:
+        # Before the envelope's own checks: a client at a version we do not speak is told which we
+        # do, not that its body lacks what our newest version asks for.
+        return error_reply(request.id, rejection.code, rejection.message, rejection.data, modern=True)
     if modern:
         verdict = modern_verdict(decoded, headers)
         if isinstance(verdict, InboundLadderRejection):
@@ -115,10 +123,25 @@ def acknowledge(decoded: dict, header_version: str | None, *, modern: bool) -> R
         types.JSONRPCNotification.model_validate(decoded)
     except ValidationError:
         return error_reply(None, types.INVALID_REQUEST, "The notification is not a JSON-RPC 2.0 object.", modern=modern)
-    if modern and (rejection := unsupported_protocol_version_rejection(header_version)) is not None:
+    if modern and (rejection := unsupported_version(header_version)) is not None:
         return error_reply(None, rejection.code, rejection.message, rejection.data, modern=True)
     # Stateless: nothing is kept for a notification, so every one is accepted and dropped.
     return Reply(202)
+
+
+SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
+
+
+def unsupported_version(header_version: str) -> InboundLadderRejection | None:
+    """The SDK's -32022 (HTTP 400) for a version header we do not speak, its message naming every
+    version we do (the header's, old and new); its data is the SDK's (``supported``: the versions
+    with the per-request envelope)."""
+    rejection = unsupported_protocol_version_rejection(header_version)
+    if rejection is None:
+        return None
+    spoken = ", ".join(SPOKEN_VERSIONS[:-1]) + f" and {SPOKEN_VERSIONS[-1]}"
+    message = f"Unsupported protocol version in {MCP_PROTOCOL_VERSION_HEADER}. This server speaks {spoken}."
+    return InboundLadderRejection(code=rejection.code, message=message, data=rejection.data)
 
 
 def modern_verdict(decoded: dict, headers: Mapping[str, str]):
@@ -180,6 +203,9 @@ def on_tools_call(params: types.CallToolRequestParams, version: str, principal):
         raise RpcError(types.INVALID_PARAMS, str(exc)) from None
     # A credential without the tool's scope learns nothing from how its arguments are checked.
     require_scope(principal, spec.scope)
+    if spec.budget is not None:
+        # Spent like its REST twin's; a refusal is the HTTP 429 envelope (docs/spec.md 7.4).
+        ratelimit_class(request=None, name=spec.budget, principal=principal)
     try:
         arguments = registry.checked_arguments(spec, params.arguments or {})
     except registry.InvalidArguments as exc:

@@ -63,6 +63,9 @@ class ToolSpec:
     open_world: bool = False
     # None: any scope will do (svc_whoami). Otherwise the scope a token must hold.
     scope: str | None = None
+    # A budget class (apps/ratelimit/budgets.py) a call spends besides the reads budget of every
+    # /mcp request, as its REST twin does (docs/spec.md 8.1: svc_quote_call is a quote).
+    budget: str | None = None
 
     def __post_init__(self):
         if not self.name.startswith(PREFIX):
@@ -95,10 +98,6 @@ def register(spec: ToolSpec) -> ToolSpec:
         raise ValueError(f"tool {spec.name!r} registered twice")
     TOOLS[spec.name] = spec
     return spec
-
-
-def unregister(name: str) -> None:
-    TOOLS.pop(name, None)
 
 
 def tool_get(name: str) -> ToolSpec:

@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.core.envelope import error_response
 from apps.core.errors import ApiError
 from apps.core.statements import note_if_cancelled
-from apps.core.surfaces import body_cap
+from apps.core.surfaces import body_cap, declared_length
 
 from . import protocol
 from .access import principal_for_request
@@ -107,10 +107,9 @@ def check_media_types(request) -> None:
 
 def read_body(request) -> bytes:
     too_large = ApiError("request_too_large", f"The request body is over the {BODY_CAP // 1024} KB limit.")
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        raise ApiError("invalid_body", "Content-Length is not a number.") from None
+    length = declared_length(request)
+    if length is None:
+        raise ApiError("invalid_body", "Content-Length is not a number.")
     if length > BODY_CAP:
         raise too_large
     try:

@@ -1,4 +1,4 @@
-"""GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (DESIGN, Phase 2). Scope numbers:read."""
+"""GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (docs/design.md, Phase 2). Scope numbers:read."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response

@@ -1,8 +1,8 @@
-"""svc_list_numbers (DESIGN, Phase 2): the account's active numbers and its caller IDs, as REST lists them."""
+"""svc_list_numbers (docs/design.md, Phase 2): the account's active numbers and its caller IDs, as REST lists them."""
 
 from babel import Locale
 
-from apps.core.phones import readable
+from apps.core.phones import country_name, readable
 from apps.mcp_bridge.registry import ToolSpec, register
 
 from . import selectors
@@ -15,8 +15,8 @@ _ENGLISH = Locale.parse("en")
 _TYPE_WORDS = {"local": "local", "mobile": "mobile", "national": "national", "toll_free": "toll-free"}
 
 
-def country_name(code: str | None) -> str:
-    return _ENGLISH.territories.get(code, code) if code else "no country"
+def _country(code: str | None) -> str:
+    return country_name(code) if code else "no country"
 
 
 def _capabilities(capabilities: dict) -> str:
@@ -30,7 +30,7 @@ def _capabilities(capabilities: dict) -> str:
 def _spoken_number(number: dict) -> str:
     switch = "message reading on" if number["messages_opt_in"] else "message reading off"
     details = [
-        country_name(number["country"]),
+        _country(number["country"]),
         _TYPE_WORDS[number["type"]],
         _capabilities(number["capabilities"]),
         switch,

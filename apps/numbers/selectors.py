@@ -7,12 +7,16 @@ from django.db.models import QuerySet
 
 from apps.core.ids import is_id
 
-from .models import NUMBER_ID_PREFIX, CallerId, Number, NumberStatus
+from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX, CallerId, Number, NumberStatus
 
 
 def is_number_id(value) -> bool:
     # Checked before any query: a malformed id (a stray byte, another prefix) never reaches the database.
     return is_id(value, NUMBER_ID_PREFIX)
+
+
+def is_caller_id_id(value) -> bool:
+    return is_id(value, CALLER_ID_PREFIX)
 
 
 def number_list(*, principal) -> QuerySet[Number]:

@@ -1,4 +1,4 @@
-"""The ``number`` and ``caller_id`` objects (DESIGN, Phase 2), for REST and MCP alike.
+"""The ``number`` and ``caller_id`` objects (docs/design.md, Phase 2), for REST and MCP alike.
 
 ``to_representation`` builds each object directly; the declared fields document
 it in the OpenAPI document.

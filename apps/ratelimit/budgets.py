@@ -17,6 +17,7 @@ A ``Concurrency`` row is a cap on work in progress rather than a rate: at most
 """
 
 import functools
+import ipaddress
 from dataclasses import dataclass
 
 from .concurrency import Concurrency
@@ -43,6 +44,9 @@ class Budget:
     alert_only: bool = False
     penalty: int = 0  # seconds of back-off once the budget is spent
     live: bool = True
+    # The Redis Cluster hash tag shared by every key of this budget, for a budget whose call
+    # also spends a budget of another dimension (see ``slot``); None: derived from the key.
+    slot: str | None = None
 
     @property
     def interval_ms(self) -> int:
@@ -69,10 +73,10 @@ READS_USER = per_minute("reads.user", 120, USER)
 READS_CLIENT = per_minute("reads.client", 3000, CLIENT, alert_only=True)
 TRANSCRIPTS_PRINCIPAL = per_minute("transcripts.principal", 5, PRINCIPAL, live=False)
 TRANSCRIPTS_USER = per_minute("transcripts.user", 5, USER, live=False)
-QUOTES_PRINCIPAL = per_minute("quotes.principal", 20, PRINCIPAL, live=False)
-QUOTES_USER = per_minute("quotes.user", 20, USER, live=False)
-CALLS_PRINCIPAL = per_minute("calls.principal", 10, PRINCIPAL, live=False)
-CALLS_USER = per_minute("calls.user", 10, USER, live=False)
+QUOTES_PRINCIPAL = per_minute("quotes.principal", 20, PRINCIPAL)
+QUOTES_USER = per_minute("quotes.user", 20, USER)
+CALLS_PRINCIPAL = per_minute("calls.principal", 10, PRINCIPAL)
+CALLS_USER = per_minute("calls.user", 10, USER)
 MESSAGES_PRINCIPAL = per_minute("messages.principal", 60, PRINCIPAL)
 MESSAGES_USER = per_minute("messages.user", 120, USER)
 # Beside the caller's budgets: one number's messages, whoever reads them (REST and the tool alike).
@@ -103,18 +107,54 @@ GRANT_FAMILY = per_minute("grant_family", 10, FAMILY)
 # refusal reads the same whether or not the account exists. A sign-in reserves a unit
 # of both failure budgets before the password is checked and gives it back when the
 # password is right: only failures count, and parallel guesses cannot overrun them.
-SIGNIN_FAILURES_IP = per_minute("signin_failures.ip", 10, IP, penalty=60)
-SIGNIN_FAILURES_ACCOUNT = Budget("signin_failures.account", burst=5, rate=5, period=900, key=ACCOUNT)
-PASSWORD_RESET_IP = Budget("password_reset.ip", burst=10, rate=10, period=3600, key=IP)
-PASSWORD_RESET_ACCOUNT = Budget("password_reset.account", burst=3, rate=3, period=3600, key=ACCOUNT)
+SIGNIN_FAILURES_IP = per_minute("signin_failures.ip", 10, IP, penalty=60, slot="signin")
+SIGNIN_FAILURES_ACCOUNT = Budget("signin_failures.account", burst=5, rate=5, period=900, key=ACCOUNT, slot="signin")
+PASSWORD_RESET_IP = Budget("password_reset.ip", burst=10, rate=10, period=3600, key=IP, slot="password_reset")
+PASSWORD_RESET_ACCOUNT = Budget(
+    "password_reset.account", burst=3, rate=3, period=3600, key=ACCOUNT, slot="password_reset"
+)
 
 # --- Client metadata documents (docs/spec.md 5.3) ----------------------------
 # A fetch of a client-chosen URL holds a worker for up to its deadline, so fetches are
 # bounded server-wide (concurrency), per host, and per failing URL (a failed fetch is
 # not tried again for a minute: a budget of one, spent by the failure, peeked before).
 CIMD_FETCHES_IN_FLIGHT = Concurrency("cimd_fetches.in_flight", limit=2)
-CIMD_FETCH_HOST = per_minute("cimd_fetch.host", 30, HOST)
-CIMD_FETCH_FAILED_URL = Budget("cimd_fetch_failed.url", burst=1, rate=1, period=60, key=URL)
+CIMD_FETCH_HOST = per_minute("cimd_fetch.host", 30, HOST, slot="cimd")
+CIMD_FETCH_FAILED_URL = Budget("cimd_fetch_failed.url", burst=1, rate=1, period=60, key=URL, slot="cimd")
+
+
+def slot(budget: Budget, value: str) -> str:
+    """The hash tag of a budget's key in Redis: keys with one tag share a Redis Cluster slot.
+
+    The blocking budgets of one store call must share a tag so that one script spends them all
+    or none (alert-only budgets never block, and are spent on their own). So every key of a
+    user (its principals' and numbers' budgets too: their values start with the user id) carries
+    the user's tag; an address carries its /48 for IPv6 (the register class pairs a /64 with
+    its /48); budgets whose class pairs dimensions that share nothing (an address and an
+    account name) carry their class's constant ``slot``: those classes are low-volume.
+    """
+    if budget.slot:
+        return budget.slot
+    if budget.key in (PRINCIPAL, USER, NUMBER):
+        return "u:" + value.split(":", 1)[0]
+    if budget.key == IP:
+        return ip_slot(value)
+    if budget.key == NET48:
+        return "ip:" + value
+    return f"{budget.key}:{value}"
+
+
+@functools.lru_cache(maxsize=4096)
+def ip_slot(source: str) -> str:
+    """The tag of an address's budgets: an IPv6 source key is its /64, tagged by the /48 holding
+    it (what NET48 keys name); an IPv4 address by itself."""
+    if ":" not in source:
+        return "ip:" + source
+    try:
+        return "ip:" + str(ipaddress.ip_network(source, strict=False).supernet(new_prefix=48))
+    except ValueError:
+        return "ip:" + source
+
 
 # Budget classes: every budget that applies to one kind of request.
 READS = "reads"  # an authenticated read (GET/HEAD with a bearer, and every /mcp call)

@@ -30,7 +30,7 @@ def check_store(app_configs=None, **kwargs):
     if not (isinstance(store_class, type) and issubclass(store_class, Store)):
         return [Error(f"RATELIMIT['STORE'] {path!r} is not a Store subclass.", id="ratelimit.E002")]
     errors = []
-    if path == conf.REDIS_STORE and not conf.get("REDIS_URL"):
+    if path in (conf.REDIS_STORE, conf.REDIS_CLUSTER_STORE) and not conf.get("REDIS_URL"):
         errors.append(Error("The Redis limiter store needs REDIS_URL.", id="ratelimit.E003"))
     if path == conf.MEMORY_STORE and conf.get("ENABLED") and not settings.DEBUG:
         errors.append(

@@ -121,7 +121,8 @@ def subject_of(request=None, *, principal=None, user=None, client_id=None, famil
         table.NET48: _network48_key(source) if source is not None else None,
         table.CLIENT: short(client_id) if client_id else None,
         table.FAMILY: short(str(family_id)) if family_id else None,
-        table.NUMBER: number,
+        # A number belongs to one account: keyed under its user, its budget shares the user's slot.
+        table.NUMBER: f"{user_id}:{number}" if number is not None and user_id is not None else number,
     }
 
 

@@ -126,6 +126,16 @@ def ratelimit_exchange_succeeded(*, client_id: str | None, request=None) -> None
         logger.warning("successful token exchange not counted: rate limiter store unavailable")
 
 
+def ratelimit_count(*, key: str, window_seconds: int) -> int:
+    """One more under ``key`` in the shared store: the count within ``window_seconds`` of its first.
+
+    For rules that count events rather than spend a budget (failed exchanges per credential).
+    Raises LimiterUnavailable when the store cannot answer.
+    """
+    with store_call():
+        return conf.get_store().count(f"count:{key}", window_ms=window_seconds * 1000)
+
+
 # --- Credentials cached in the store (apps/credentials/cache.py) -----------
 # A cached credential's payload carries its ``subject``: the principal, user and
 # client dimensions its budgets are keyed by.

@@ -1,4 +1,4 @@
-"""GET /v1/rates?to=: what a call to a number or a country costs (DESIGN, Phase 2)."""
+"""GET /v1/rates?to=: what a call to a number or a country costs (docs/design.md, Phase 2)."""
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response

@@ -23,6 +23,8 @@ from functools import cache
 
 from babel import Locale
 
+from apps.core.phones import english_territories
+
 # English first: it is the API's language, and step 1 and 3 prefer it.
 LANGUAGES = (
     "en",
@@ -109,6 +111,9 @@ ALIASES = {
 NOISE_WORDS = frozenset({"and", "the", "of"})
 # Fewer letters than this are matched whole only (CJK names are often two characters).
 MIN_WORD_START = 3
+# No name in LANGUAGES has more than ten words once normalized: more is no country, answered
+# before any lookup, so the work of a lookup does not grow with what is typed.
+MAX_NAME_WORDS = 12
 # "Saint Lucia" and "St. Lucia" are one name.
 WORD_FORMS = {"saint": "st"}
 
@@ -185,7 +190,7 @@ class _Names:
 
 @cache
 def _tables():
-    english = _english()
+    english = english_territories()
     codes = sorted(c for c in english if len(c) == 2 and c.isalpha() and c not in NOT_COUNTRIES)
     english_names = [(normalize(english[c]), c) for c in codes]
     english_names += list(ALIASES.items())
@@ -200,16 +205,6 @@ def country_codes() -> frozenset:
     return _tables()[0]
 
 
-@cache
-def _english() -> dict:
-    return dict(Locale.parse("en").territories)
-
-
-def country_name(code: str) -> str:
-    """The English name of an ISO alpha-2 code ("Germany"); the code itself if unknown."""
-    return _english().get(code, code)
-
-
 def _one(codes) -> str | None:
     if len(codes) > 1:
         raise Ambiguous(codes)
@@ -222,7 +217,7 @@ def country_resolve(text: str) -> str | None:
     if len(text.strip()) == 2 and text.strip().upper() in codes:
         return text.strip().upper()
     typed = normalize(text)
-    if not typed:
+    if not typed or typed.count(" ") >= MAX_NAME_WORDS:
         return None
     if typed in english.exact:
         return _one(english.exact[typed])

@@ -3,6 +3,12 @@
 The format (docs/decisions/rates.md): UTF-8 CSV, header exactly ``HEADER``,
 one row per prefix. A file with any bad row is refused whole, each error
 naming its line, so that an operator never ends up with half a price list.
+
+The file is read twice, row by row, never held whole: ``rate_deck_check`` reads
+every row and refuses the file (no database work at all), then ``rate_deck_rates``
+yields the rows again for ``rate_deck_replace`` to write in batches. Memory is that of
+a batch plus one small int per prefix seen (duplicates are refused with both lines),
+never the file's rows.
 """
 
 import csv
@@ -10,6 +16,8 @@ import re
 from decimal import Decimal
 
 import phonenumbers
+
+from apps.core.echo import has_formatting
 
 from .countries import country_codes
 from .models import PER_MINUTE_DECIMALS, PER_MINUTE_DIGITS, PREFIX_MAX_DIGITS, Rate
@@ -21,6 +29,7 @@ DECIMAL = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?")
 MAX_SECONDS = 3600
 MAX_LABEL = 100
 MAX_PER_MINUTE = Decimal(10) ** (PER_MINUTE_DIGITS - PER_MINUTE_DECIMALS)
+FORMULA_STARTS = ("=", "+", "-", "@")
 # Enough to fix a file in one go without flooding the terminal.
 MAX_ERRORS = 20
 CALLING_CODES = frozenset(str(code) for code in phonenumbers.COUNTRY_CODE_TO_REGION_CODE)
@@ -43,7 +52,8 @@ def _prefix(value: str) -> str:
 
 
 def _country(value: str) -> str:
-    code = value.upper()
+    # ASCII letters only, checked before upper(): "ß".upper() is "SS" (South Sudan), "ﬁ" is "FI".
+    code = value.upper() if value.isascii() else ""
     if code not in country_codes():
         raise ValueError(f"country must be an ISO 3166-1 alpha-2 code such as DE, not {value!r}")
     return code
@@ -53,6 +63,15 @@ def _label(value: str) -> str:
     label = value.strip()
     if not label or len(label) > MAX_LABEL or any(ord(c) < 32 or 127 <= ord(c) < 160 for c in label):
         raise ValueError(f"label must be 1 to {MAX_LABEL} characters without control characters")
+    if label.startswith(FORMULA_STARTS):
+        # A spreadsheet opening an export of the deck would run it as a formula.
+        raise ValueError(f"label must not start with {', '.join(FORMULA_STARTS)} (a spreadsheet formula)")
+    if has_formatting(label):
+        # Labels are spoken to users (svc_get_rate): nothing may reorder or hide their text.
+        raise ValueError(
+            "label must not hold bidirectional or zero-width formatting characters (U+200B-200F, "
+            "U+202A-202E, U+2066-2069)"
+        )
     return label
 
 
@@ -80,31 +99,31 @@ def _seconds(name: str, value: str) -> int:
     return int(value)
 
 
-def _row(fields: list[str], currency: str) -> Rate:
+def _row(fields: list[str], currency: str) -> dict:
     if len(fields) != len(HEADER):
         raise ValueError(f"expected {len(HEADER)} fields ({','.join(HEADER)}), found {len(fields)}")
     prefix, country, label, row_currency, per_minute, first, step = (f.strip() for f in fields)
-    return Rate(
-        prefix=_prefix(prefix),
-        country=_country(country),
-        label=_label(label),
-        currency=_currency(row_currency, currency),
-        per_minute=_per_minute(per_minute),
-        first_seconds=_seconds("first_seconds", first),
-        next_seconds=_seconds("next_seconds", step),
-    )
+    # Plain values: checking a row builds no model instance (the check reads every row first).
+    return {
+        "prefix": _prefix(prefix),
+        "country": _country(country),
+        "label": _label(label),
+        "currency": _currency(row_currency, currency),
+        "per_minute": _per_minute(per_minute),
+        "first_seconds": _seconds("first_seconds", first),
+        "next_seconds": _seconds("next_seconds", step),
+    }
 
 
-def rate_deck_read(*, lines, currency: str) -> list[Rate]:
-    """The rates of a deck file (``lines`` as ``open(path, newline="")`` gives them); raises ``DeckError``."""
+def _rows(lines, currency: str, errors: list[str]):
+    """The fields of each good row, in order; each bad row's sentence is appended to ``errors``."""
     reader = csv.reader(lines, strict=True)
-    errors: list[str] = []
-    rates: list[Rate] = []
-    seen: dict[str, int] = {}
+    seen: dict[int, int] = {}  # prefix (no leading zero, so one int per prefix) -> its line
     try:
         header = next(reader, None)
         if header is None or tuple(h.strip() for h in header) != HEADER:
-            raise DeckError([f"line 1: the header must be exactly {','.join(HEADER)}"])
+            errors.append(f"line 1: the header must be exactly {','.join(HEADER)}")
+            return
         for fields in reader:
             line = reader.line_num
             if not fields or fields == [""]:
@@ -114,20 +133,45 @@ def rate_deck_read(*, lines, currency: str) -> list[Rate]:
             except ValueError as error:
                 errors.append(f"line {line}: {error}")
             else:
-                if rate.prefix in seen:
-                    errors.append(f"line {line}: prefix {rate.prefix} is already on line {seen[rate.prefix]}")
+                key = int(rate["prefix"])  # an int keeps the index of prefixes seen small
+                if key in seen:
+                    errors.append(f"line {line}: prefix {rate['prefix']} is already on line {seen[key]}")
                 else:
-                    seen[rate.prefix] = line
-                    rates.append(rate)
+                    seen[key] = line
+                    yield rate
             if len(errors) >= MAX_ERRORS:
                 errors.append("(stopped after the first errors)")
-                break
+                return
     except csv.Error as error:
         errors.append(f"line {reader.line_num}: not valid CSV ({error})")
     except UnicodeDecodeError:
         errors.append(f"line {reader.line_num + 1}: the file is not UTF-8 text")
+
+
+def rate_deck_check(*, lines, currency: str) -> int:
+    """The number of rates in a deck file (``lines`` as ``open(path, newline="")`` gives them), every
+    row read and none kept; raises ``DeckError``."""
+    errors: list[str] = []
+    count = sum(1 for _ in _rows(lines, currency, errors))
     if errors:
         raise DeckError(errors)
-    if not rates:
+    if not count:
         raise DeckError(["the file has a header but no rates; an empty deck would price every call as unknown"])
-    return rates
+    return count
+
+
+def rate_deck_rates(*, lines, currency: str):
+    """The rates of a deck file ``rate_deck_check`` passed, one at a time; raises ``DeckError`` if
+    the file no longer passes (changed between the two readings)."""
+    errors: list[str] = []
+    for fields in _rows(lines, currency, errors):
+        yield Rate(**fields)
+    if errors:
+        raise DeckError(errors)
+
+
+def rate_deck_read(*, lines, currency: str) -> list[Rate]:
+    """The rates of a small deck held in memory (tests, the demo deck's writer); raises ``DeckError``."""
+    rows = list(lines)
+    rate_deck_check(lines=rows, currency=currency)
+    return list(rate_deck_rates(lines=rows, currency=currency))

@@ -1,9 +1,8 @@
 """svc_get_rate (docs/spec.md 4.7): the REST rate, plus display strings and a line to read aloud."""
 
-import phonenumbers
-
 from apps.core.errors import ApiError
 from apps.core.money import display, to_minor
+from apps.core.phones import readable
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from .selectors import MAX_QUERY, RateQuote, rate_quote
@@ -35,10 +34,9 @@ def _display(major, currency: str) -> str | None:
 def _spoken(quote: RateQuote, rate: dict, shown: dict) -> str:
     billing = billing_phrase(quote.first_seconds, quote.next_seconds)
     if not quote.estimate:
-        number = phonenumbers.format_number(
-            phonenumbers.parse(quote.to, None), phonenumbers.PhoneNumberFormat.INTERNATIONAL
+        return (
+            f"Calls to {readable(quote.to)} ({rate['label']}) cost {shown['per_minute_display']} a minute, {billing}."
         )
-        return f"Calls to {number} ({rate['label']}) cost {shown['per_minute_display']} a minute, {billing}."
     low, high = shown["per_minute_min_display"], shown["per_minute_max_display"]
     cost = f"{low} a minute" if low == high else f"{low} to {high} a minute depending on the number"
     return f"Calls to {rate['country_name']} cost {cost}; tell me the full number for the exact rate."

@@ -7,11 +7,12 @@ from decimal import Decimal
 import phonenumbers
 from django.db.models import Max, Min, QuerySet
 
+from apps.core.echo import echoed
 from apps.core.errors import ApiError
-from apps.core.phones import URL_PLUS_HINT
+from apps.core.phones import URL_PLUS_HINT, country_name
 from apps.core.sql import CompiledQuery
 
-from .countries import Ambiguous, country_name, country_resolve
+from .countries import Ambiguous, country_resolve
 from .models import PREFIX_MAX_DIGITS, Rate
 
 PARAM = "to"
@@ -114,7 +115,9 @@ def _number_quote(query: str) -> RateQuote:
     except phonenumbers.NumberParseException:
         number = None
     if number is None or not phonenumbers.is_possible_number(number):
-        raise _invalid(f"{query.strip()} is not a possible phone number. Give it in E.164 format, such as {EXAMPLE}.")
+        raise _invalid(
+            f"{echoed(query.strip())} is not a possible phone number. Give it in E.164 format, such as {EXAMPLE}."
+        )
     e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
     rate = rate_for_number(e164)
     if rate is None:
@@ -137,6 +140,7 @@ def _number_quote(query: str) -> RateQuote:
 
 def _country_quote(query: str, *, from_url: bool) -> RateQuote:
     text = query.strip()
+    quoted = echoed(text)
     if text.translate(NUMBER_PUNCTUATION).isdigit():
         hint = f" {URL_PLUS_HINT}" if from_url else ""
         raise _invalid(f"Give numbers in E.164 format, with + and the country code, such as {EXAMPLE}.{hint}")
@@ -147,12 +151,12 @@ def _country_quote(query: str, *, from_url: bool) -> RateQuote:
         more = len(named) - MAX_CANDIDATES
         listed = ", ".join(named[:MAX_CANDIDATES]) + (f" and {more} more" if more > 0 else "")
         raise _invalid(
-            f'"{text}" matches several countries: {listed}. '
+            f'"{quoted}" matches several countries: {listed}. '
             "Give the country's full name or ISO code, or the full number in E.164 format."
         ) from None
     if country is None:
         raise _invalid(
-            f'"{text}" is neither a phone number in E.164 format (such as {EXAMPLE}) '
+            f'"{quoted}" is neither a phone number in E.164 format (such as {EXAMPLE}) '
             "nor a country name or ISO code (such as Germany or DE)."
         )
     found = rate_country_range(country=country)

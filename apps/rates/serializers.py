@@ -1,10 +1,10 @@
-"""The ``rate`` object (DESIGN, Phase 2): one shape for a number's rate and a country's estimate."""
+"""The ``rate`` object (docs/design.md, Phase 2): one shape for a number's rate and a country's estimate."""
 
 from rest_framework import serializers
 
 from apps.core.money import decimal_string, to_minor
+from apps.core.phones import country_name
 
-from .countries import country_name
 from .selectors import RateQuote
 
 DECIMAL_HELP = 'Per minute, in minor units of currency, as a decimal string ("4.5" is 4.5 cents).'

@@ -1,4 +1,4 @@
-"""/v1/webhook_endpoints and /v1/events (DESIGN "Webhooks"). Scope webhooks:manage.
+"""/v1/webhook_endpoints and /v1/events (docs/design.md "Webhooks"). Scope webhooks:manage.
 
 Endpoints and events are the caller's account's, in the caller's mode; another
 account's or the other mode's read as absent (404 ``not_found``). Writes and

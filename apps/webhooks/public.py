@@ -15,8 +15,18 @@ required). Thin types (``message.*``, ``transcript.*``) keep only their listed
 fields, whatever ``obj`` holds.
 """
 
+from .delivery import FAILING_AFTER, JITTER, RETRY_DELAYS, TEST_MODE_RETRY_DELAYS
 from .events import EVENT_TYPES, register_gate
 from .fanout import publish
 from .selectors import endpoints_of_connection
 
-__all__ = ["EVENT_TYPES", "endpoints_of_connection", "publish", "register_gate"]
+__all__ = [
+    "EVENT_TYPES",
+    "FAILING_AFTER",
+    "JITTER",
+    "RETRY_DELAYS",
+    "TEST_MODE_RETRY_DELAYS",
+    "endpoints_of_connection",
+    "publish",
+    "register_gate",
+]

@@ -1,4 +1,4 @@
-"""The JSON of endpoints, events and deliveries (DESIGN "Webhooks"); REST views and deliveries share them."""
+"""The JSON of endpoints, events and deliveries (docs/design.md "Webhooks"); REST views and deliveries share them."""
 
 from django.utils import timezone
 

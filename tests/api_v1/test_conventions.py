@@ -9,7 +9,7 @@ from tests.support.envelope import assert_error
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/v1", "/v1/", "/v1/nowhere", "/v1/me/", "/v1/me/extra", "/v1/calls/", "/v1/quotes"])
+@pytest.mark.parametrize("path", ["/v1", "/v1/", "/v1/nowhere", "/v1/me/", "/v1/me/extra", "/v1/calls/", "/v1/quotes/"])
 @pytest.mark.parametrize("method", ["get", "post", "delete"])
 def test_unknown_paths_are_route_not_found_never_a_redirect(api, path, method):
     response = getattr(api, method)(path)

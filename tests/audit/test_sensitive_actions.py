@@ -79,3 +79,28 @@ def test_recent_actions_are_the_apps_own_newest_first_and_only_sensitive(user):
     assert set(audit_recent_sensitive_actions_by_app(user=user, client_ids=["dcr_pocket", "dcr_none"])) == {
         "dcr_pocket"
     }
+
+
+def test_the_unsaved_row_is_the_same_row(user):
+    from apps.audit.models import AuditEvent
+    from apps.audit.services import audit_sensitive_event
+
+    event = audit_sensitive_event(
+        principal=app_principal(user), event_type=EventType.CALL_ENDED, summary="ended a call"
+    )
+    assert not AuditEvent.objects.exists()
+    event.save(force_insert=True)
+    assert audit_recent_sensitive_actions(user=user, client_id="dcr_pocket") == [event]
+
+
+def test_the_moment_of_the_action_is_kept(user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    then = timezone.now() - timedelta(minutes=3)
+    event = audit_sensitive_action(
+        principal=app_principal(user), event_type=EventType.CALL_PLACED, summary="placed a call", at=then
+    )
+    event.refresh_from_db()
+    assert event.created == then

@@ -1,4 +1,4 @@
-"""GET /v1/balance (DESIGN, Phase 2): the object, low_balance at its threshold, modes and accounts apart."""
+"""GET /v1/balance (docs/design.md, Phase 2): the object, low_balance at its threshold, modes and accounts apart."""
 
 import pytest
 
@@ -9,7 +9,16 @@ from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = {"object", "amount", "currency", "low_balance", "billing_url", "livemode"}
+FIELDS = {
+    "object",
+    "amount",
+    "currency",
+    "held_amount",
+    "available_amount",
+    "low_balance",
+    "billing_url",
+    "livemode",
+}
 
 
 def test_the_balance_object(user, live_secret, get):
@@ -22,6 +31,8 @@ def test_the_balance_object(user, live_secret, get):
         "object": "balance",
         "amount": 1234,
         "currency": "usd",
+        "held_amount": 0,
+        "available_amount": 1234,
         "low_balance": False,
         "billing_url": "http://testserver/billing",
         "livemode": True,

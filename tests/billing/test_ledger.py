@@ -155,3 +155,23 @@ def test_deleting_an_account_with_a_ledger_is_refused(user):
     append(user)
     with pytest.raises(ProtectedError):
         user.delete()
+
+
+def test_crossing_the_low_mark_publishes_balance_low_once(db, settings):
+    from apps.billing.services import ledger_append
+    from apps.webhooks.models import Event
+    from tests.support.factories import UserFactory
+
+    settings.LOW_BALANCE_THRESHOLD = 500
+    user = UserFactory()
+    ledger_append(user=user, livemode=False, amount=1000, type="top_up", source=None, description="Top-up")
+    ledger_append(user=user, livemode=False, amount=-400, type="adjustment", source=None, description="Down to 600")
+    assert not Event.objects.exists()
+    ledger_append(user=user, livemode=False, amount=-200, type="adjustment", source=None, description="Down to 400")
+    ledger_append(user=user, livemode=False, amount=-100, type="adjustment", source=None, description="Still low")
+    [event] = Event.objects.all()
+    assert (event.type, event.livemode, event.user_id) == ("balance.low", False, user.pk)
+    assert event.data == {"object": "balance", "amount": 400, "currency": "usd"}
+    ledger_append(user=user, livemode=False, amount=1000, type="top_up", source=None, description="Top-up")
+    ledger_append(user=user, livemode=False, amount=-1000, type="adjustment", source=None, description="Low again")
+    assert Event.objects.count() == 2

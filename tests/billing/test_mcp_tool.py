@@ -1,4 +1,5 @@
-"""svc_get_balance (DESIGN, Phase 2): its listing, its exact output, and that it says what GET /v1/balance says."""
+"""svc_get_balance (docs/design.md, Phase 2): its listing, its exact output, and that it says what GET /v1/balance
+says."""
 
 import jsonschema
 import pytest

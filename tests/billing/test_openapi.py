@@ -41,7 +41,16 @@ def test_each_operation(document, path, operation_id):
 
 def test_the_balance_object(document):
     schema = document["components"]["schemas"]["Balance"]
-    fields = {"object", "amount", "currency", "low_balance", "billing_url", "livemode"}
+    fields = {
+        "object",
+        "amount",
+        "currency",
+        "held_amount",
+        "available_amount",
+        "low_balance",
+        "billing_url",
+        "livemode",
+    }
     assert set(schema["properties"]) == set(schema["required"]) == fields
     assert schema["properties"]["object"]["enum"] == ["balance"]
     assert schema["properties"]["amount"]["type"] == "integer"

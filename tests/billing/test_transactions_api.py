@@ -1,4 +1,4 @@
-"""GET /v1/balance_transactions and /{id} (DESIGN, Phase 2): shape, order, pages both ways, the type filter,
+"""GET /v1/balance_transactions and /{id} (docs/design.md, Phase 2): shape, order, pages both ways, the type filter,
 every error with its param, modes and accounts apart."""
 
 from datetime import timedelta

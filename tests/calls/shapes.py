@@ -1,4 +1,4 @@
-"""The exact field sets of the objects (DESIGN, Phase 2)."""
+"""The exact field sets of the objects (docs/design.md, Phase 2)."""
 
 CALL_FIELDS = {
     "id",
@@ -20,6 +20,14 @@ CALL_FIELDS = {
     "currency",
     "transcript",
     "livemode",
+    # Callback calls (docs/design.md, Phase 3); null or false on the others.
+    "quote",
+    "your_number",
+    "caller_id",
+    "record",
+    "max_duration",
+    "end_reason",
+    "status_transitions",
 }
 
 TRANSCRIPT_FIELDS = {

@@ -1,4 +1,4 @@
-"""GET /v1/calls and GET /v1/calls/{id} (DESIGN, Phase 2): shapes, filters, pagination, ids, modes."""
+"""GET /v1/calls and GET /v1/calls/{id} (docs/design.md, Phase 2): shapes, filters, pagination, ids, modes."""
 
 from datetime import timedelta
 
@@ -49,6 +49,19 @@ def test_a_completed_call_has_the_designed_fields_and_the_billing_rules_amount(c
         "currency": "usd",
         "transcript": transcript.id,
         "livemode": True,
+        # Not a callback call: no quote, no numbers of the callback, not recorded.
+        "quote": None,
+        "your_number": None,
+        "caller_id": None,
+        "record": False,
+        "max_duration": None,
+        "end_reason": None,
+        "status_transitions": {
+            "ringing_you_at": None,
+            "ringing_at": None,
+            "answered_at": unix_seconds(call.answered_at),
+            "ended_at": unix_seconds(call.ended_at),
+        },
     }
     assert response["Cache-Control"] == "no-store"
     assert response["Request-Id"].startswith("req_")

@@ -1,4 +1,4 @@
-"""expand[]=transcript and expand[]=contact on both call endpoints (DESIGN, Phase 2).
+"""expand[]=transcript and expand[]=contact on both call endpoints (docs/design.md, Phase 2).
 
 transcript needs transcripts:read (else 403 insufficient_scope naming it) and the
 account's call-summaries switch (off: 403 forbidden, param expand, naming the
@@ -12,6 +12,7 @@ from apps.accounts.models import SharingSettings
 from apps.core.timefmt import unix_seconds
 from tests.calls.factories import CallFactory, TranscriptFactory, make_contact
 from tests.calls.shapes import TRANSCRIPT_FIELDS
+from tests.contacts.factories import make_contact as make_full_contact
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -108,13 +109,42 @@ def test_without_expansion_the_transcript_is_an_id_whatever_the_switch(caller_fo
 # --- contact --------------------------------------------------------------------------------
 
 
-def test_expanded_contact_is_id_object_and_name(caller, owner):
-    contact = make_contact(owner, "Ana Lopez")
+def test_expanded_contact_is_the_whole_contact_as_its_own_endpoint_writes_it(caller, owner):
+    # As Stripe's expansion: the object GET /v1/contacts/{id} answers, numbers, created and livemode included.
+    contact = make_full_contact(owner, "Ana Lopez", (("+34612345678", "mobile"), ("+442071838750", "work")))
     call = CallFactory(user=owner, contact_id=contact.id)
     listed, detail = both(caller, call, ["contact"])
-    expected = {"id": contact.id, "object": "contact", "name": "Ana Lopez"}
+    expected = caller.get(f"/v1/contacts/{contact.id}").json()
+    assert expected == {
+        "id": contact.id,
+        "object": "contact",
+        "name": "Ana Lopez",
+        "phone_numbers": [
+            {"number": "+34612345678", "label": "mobile", "country": "ES"},
+            {"number": "+442071838750", "label": "work", "country": "GB"},
+        ],
+        "created": unix_seconds(contact.created),
+        "livemode": True,
+    }
     assert listed.json()["data"][0]["contact"] == expected
     assert detail.json()["contact"] == expected
+
+
+def test_a_page_expands_each_contact_of_its_calls(caller, owner):
+    ana = make_full_contact(owner, "Ana Lopez", (("+34612345678", "mobile"),))
+    bo = make_full_contact(owner, "Bo Berg", ())  # a contact without numbers expands too
+    for contact in (ana, bo, ana):
+        CallFactory(user=owner, contact_id=contact.id)
+    CallFactory(user=owner)
+    listed = caller.get("/v1/calls", {"expand[]": "contact"}).json()["data"]
+    names = sorted((item["contact"] or {}).get("name", "") for item in listed)
+    assert names == ["", "Ana Lopez", "Ana Lopez", "Bo Berg"]
+    assert (
+        next(item["contact"] for item in listed if item["contact"] and item["contact"]["name"] == "Bo Berg")[
+            "phone_numbers"
+        ]
+        == []
+    )
 
 
 def test_a_call_without_contact_expands_to_null(caller, call):
@@ -177,6 +207,9 @@ def test_expand_without_brackets_is_read_too(caller, owner):
     contact = make_contact(owner, "Ana Lopez")
     call = CallFactory(user=owner, contact_id=contact.id)
     assert caller.get(f"/v1/calls/{call.id}", {"expand": "contact"}).json()["contact"]["name"] == "Ana Lopez"
+    listed = caller.get("/v1/calls?expand=contact").json()["data"]
+    assert listed[0]["contact"]["name"] == "Ana Lopez"
+    assert listed[0]["contact"]["livemode"] is True
 
 
 @pytest.mark.parametrize("value", ["transcripts", "contacts", "data.transcript", "", "user", "Transcript"])

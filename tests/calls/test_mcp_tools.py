@@ -1,4 +1,4 @@
-"""svc_list_calls, svc_get_call, svc_get_call_summary over /mcp (DESIGN, Phase 2; docs/spec.md 4.7)."""
+"""svc_list_calls, svc_get_call, svc_get_call_summary over /mcp (docs/design.md, Phase 2; docs/spec.md 4.7)."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""The billing rule (DESIGN, Phase 2), against cases worked by hand.
+"""The billing rule (docs/design.md, Phase 2), against cases worked by hand.
 
 billed_duration: 0 when duration is 0; else first_seconds, plus next_seconds
 for each started block after that. amount: billed_duration / 60 x per_minute,

@@ -1,4 +1,4 @@
-"""GET /v1/contacts and /v1/contacts/{id} (DESIGN, Phase 2: contacts:read).
+"""GET /v1/contacts and /v1/contacts/{id} (docs/design.md, Phase 2: contacts:read).
 
 "``contact``: ``name``, ``phone_numbers`` ``[{"number","label","country"}]`` (label
 ``mobile``, ``home``, ``work``, ``other``); ``query`` matches the start of any word of

@@ -1,4 +1,4 @@
-"""svc_search_contacts (DESIGN, Phase 2): input `query`, `limit` (1-5, default 5); output `contacts`
+"""svc_search_contacts (docs/design.md, Phase 2): input `query`, `limit` (1-5, default 5); output `contacts`
 (id, name, phone_numbers), `has_more`, `spoken`; the same matches GET /v1/contacts?query= finds."""
 
 import jsonschema

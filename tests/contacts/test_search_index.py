@@ -1,4 +1,4 @@
-"""PostgreSQL answers a contact search from an index (DESIGN, Phase 2: "PostgreSQL uses an index for it,
+"""PostgreSQL answers a contact search from an index (docs/design.md, Phase 2: "PostgreSQL uses an index for it,
 SQLite may scan"), shown with EXPLAIN for an account of 10,000 contacts among other accounts' contacts.
 
 The rows are the services' (the same sort key, name words and digit suffixes, from

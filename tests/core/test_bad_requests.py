@@ -95,8 +95,41 @@ def test_an_unserved_host_on_a_machine_path(api, bearer):
     assert_oauth_400(Client().post("/oauth/token", "", content_type=FORM, HTTP_HOST="evil.example"), "invalid_request")
 
 
-def test_pages_keep_djangos_page():
+def test_the_sign_in_page_answers_with_itself():
+    # The sign-in page shows its form again, saying why (tests/accounts/test_signin_malformed.py).
     response = Client().get(f"/login?{TOO_MANY}")
+    assert response.status_code == 400
+    assert b'name="password"' in response.content and response["Request-Id"].startswith("req_")
+
+
+def test_pages_keep_djangos_page():
+    response = Client().post("/password-reset", TOO_MANY, content_type=FORM)
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
     assert response["Request-Id"].startswith("req_")
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "content_type"),
+    [
+        (f"/v1/me?{TOO_MANY}", "", FORM),
+        (f"/mcp?{TOO_MANY}", "{}", "application/json"),
+        ("/oauth/token", TOO_MANY, FORM),
+        ("/oauth/token", OVER_CAP, FORM),
+        ("/login", TOO_MANY, FORM),
+        ("/login", OVER_CAP, FORM),
+        ("/api/oauth/transactions/otx_1/decision", '{"a": "' + "b" * 300_000 + '"}', "application/json"),
+    ],
+)
+def test_a_request_refused_for_size_or_field_count_logs_one_line_without_a_traceback(caplog, path, body, content_type):
+    import logging
+
+    with caplog.at_level(logging.INFO):
+        response = Client().post(path, body, content_type=content_type)
+    assert response.status_code in (400, 413)
+    refused = [r for r in caplog.records if r.name.startswith("django.security.")]
+    assert len(refused) == 1, [r.getMessage() for r in caplog.records]
+    record = refused[0]
+    assert record.exc_info is None and record.exc_text is None
+    assert "\n" not in record.getMessage() and f"POST {path.split('?')[0]}" in record.getMessage()
+    assert all(r.exc_info is None for r in caplog.records)

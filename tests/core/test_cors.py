@@ -4,7 +4,7 @@ A browser page may drive /mcp only from an allowed origin (the DNS-rebinding
 guard): BASE_URL's and APP_URL's origins, or MCP_ALLOWED_ORIGINS. A preflight
 from any other origin must not be told "allowed" (``Access-Control-Allow-Origin: *``)
 only for the real request to be refused with 403. The other machine paths keep
-answering any origin (DESIGN: CORS on /v1, /oauth/token, ... for any origin).
+answering any origin (docs/design.md: CORS on /v1, /oauth/token, ... for any origin).
 """
 
 import json

@@ -1,4 +1,4 @@
-"""manage.py seed_demo (DESIGN, Phase 2): one existing account, both modes, deterministic, idempotent, and a
+"""manage.py seed_demo (docs/design.md, Phase 2): one existing account, both modes, deterministic, idempotent, and a
 ledger whose ending_balance chain adds up."""
 
 import random

@@ -72,6 +72,16 @@ def strings_in(document) -> list[str]:
     return [document] if isinstance(document, str) else []
 
 
+def prose_of(document):
+    """The document without its response examples and curl samples: those are requests to send
+    (with a credential) and values of objects, not links a reader follows."""
+    if isinstance(document, dict):
+        return {k: prose_of(v) for k, v in document.items() if k not in {"example", "x-codeSamples"}}
+    if isinstance(document, list):
+        return [prose_of(value) for value in document]
+    return document
+
+
 def from_error(response) -> list[str]:
     links = []
     body = response.json()["error"]
@@ -133,7 +143,7 @@ def emitted(client, docs_here, user, monkeypatch):
     for name, scheme in document["components"]["securitySchemes"].items():
         add(urls_in(scheme.get("description", "")), f"openapi securitySchemes.{name}")
     for path, operations in document["paths"].items():
-        add([url for text in strings_in(operations) for url in urls_in(text)], f"openapi {path}")
+        add([url for text in strings_in(prose_of(operations)) for url in urls_in(text)], f"openapi {path}")
     return links
 
 

@@ -1,18 +1,29 @@
 """The pages at {docs_url}: public, in the site's layout, built from the tables the code runs on."""
 
 import re
+import struct
+from unittest import mock
 
 import pytest
 from django.conf import settings
 
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
-from apps.mcp_bridge.registry import TOOLS, ToolSpec, register, unregister
+from apps.mcp_bridge.registry import TOOLS, ToolSpec, register
 from apps.oauth.discovery import security_txt
 from apps.ratelimit import budgets
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/docs", "/docs/api", "/docs/errors", "/docs/oauth", "/docs/mcp", "/docs/versions", "/docs/security"]
+PAGES = [
+    "/docs",
+    "/docs/api",
+    "/docs/errors",
+    "/docs/oauth",
+    "/docs/mcp",
+    "/docs/versions",
+    "/docs/security",
+    "/docs/webhooks",
+]
 
 
 def page(client, path: str) -> str:
@@ -62,7 +73,7 @@ def test_the_reference_is_rendered_from_the_openapi_document_with_a_shipped_bund
     assert bundle.status_code == 200
     assert bundle["Content-Type"].startswith("text/javascript")
     assert "public" in bundle["Cache-Control"]
-    assert b"redoc" in b"".join(bundle.streaming_content)[:100000].lower()
+    assert b"redoc" in bundle.content[:100000].lower()
 
 
 def test_only_the_shipped_assets_are_served(client, docs_here):
@@ -86,8 +97,9 @@ def test_the_mcp_page_names_the_server_url_and_every_tool_of_the_registry(client
         assert client_name in html
 
 
+@mock.patch.dict(TOOLS)
 def test_a_new_tool_appears_on_the_mcp_page_with_its_scope_and_inputs(client, docs_here):
-    spec = register(
+    register(
         ToolSpec(
             name="svc_docs_probe",
             title="Docs probe",
@@ -103,10 +115,7 @@ def test_a_new_tool_appears_on_the_mcp_page_with_its_scope_and_inputs(client, do
             scope="contacts:read",
         )
     )
-    try:
-        html = page(client, "/docs/mcp")
-    finally:
-        unregister(spec.name)
+    html = page(client, "/docs/mcp")
     section = text(html[html.index('id="svc_docs_probe"') :].split("</section>")[0])
     assert "Docs probe" in section and "Only for this test." in section
     assert "contacts:read" in section and SCOPES["contacts:read"].sentence in section
@@ -192,3 +201,46 @@ def test_the_security_page_names_every_account_page_in_scope(client, docs_here):
     in_scope = text(html.split('id="scope"', 1)[1].split("</ul>", 1)[0]).lower()
     for label in labels:
         assert label in in_scope, label
+
+
+def test_the_webhooks_page_lists_every_event_type_and_the_retry_schedule(client, docs_here):
+    from apps.webhooks.public import EVENT_TYPES
+
+    page = client.get("/docs/webhooks").content.decode()
+    for name, event_type in EVENT_TYPES.items():
+        assert f'id="{name}"' in page
+        if event_type.scope:
+            assert event_type.scope in page
+    assert "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h" in page
+    assert "standardwebhooks" in page and "webhook-signature" in page
+
+
+def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):
+    response = client.get("/docs/assets/redoc.standalone.js")
+    bundle = response.content
+    assert response.status_code == 200 and len(bundle) > 500_000
+    assert b"cdn.redoc.ly" not in bundle
+    assert b"Redoc" in bundle
+
+
+def test_the_site_has_a_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    icon = response.content
+    # An ICO directory of one 32x32 32-bit image whose data follows the directory (Chromium
+    # decodes it: tests/docs/test_docs_browser.py).
+    reserved, kind, count = struct.unpack("<HHH", icon[:6])
+    width, height, _colours, _reserved, _planes, bits, size, offset = struct.unpack("<BBBBHHII", icon[6:22])
+    assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
+    assert offset == 22 and offset + size == len(icon)
+
+
+def test_the_mcp_page_has_a_table_of_contents_reaching_every_section_and_tool(client, docs_here):
+    html = page(client, "/docs/mcp")
+    contents = html.split('id="contents"', 1)[1].split("</nav>", 1)[0]
+    linked = set(re.findall(r'href="#([^"]+)"', contents))
+    sections = set(re.findall(r'<h[23] id="([^"]+)"', html))
+    tools = set(re.findall(r'<section class="tool" id="([^"]+)"', html))
+    assert sections and tools == set(TOOLS)
+    assert sections | tools <= linked, (sections | tools) - linked
+    assert linked <= sections | tools  # and nothing it links to is missing

@@ -218,3 +218,19 @@ def test_released_rows_are_due_again_at_once_with_the_attempt_uncounted():
         job = Job.objects.get()
         assert (job.attempts, job.locked_until, job.locked_by) == (0, None, "")
         assert run_due(now=T0) == 1
+
+
+def test_a_run_that_finds_nothing_due_costs_one_statement(django_assert_num_queries):
+    with handlers(tests__r=lambda p: None):
+        enqueue("tests.r", {}, subject="cl_other", run_at=T0)
+        enqueue("tests.r", {}, subject="cl_1", run_at=T0 + timedelta(minutes=1))
+        with django_assert_num_queries(1):
+            assert run_due(now=T0, subject="cl_1") == 0
+
+
+def test_running_one_due_row_costs_five_statements(django_assert_num_queries):
+    # The claim (select, lease), then the handler's savepoint around the success mark.
+    with handlers(tests__r=lambda p: None):
+        enqueue("tests.r", {}, subject="cl_1", run_at=T0)
+        with django_assert_num_queries(5):
+            assert run_due(now=T0, subject="cl_1") == 1

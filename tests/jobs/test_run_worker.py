@@ -118,3 +118,16 @@ def test_the_callers_signal_handlers_are_restored(monkeypatch):
     with pytest.raises(CommandError):
         call_command("run_worker", "--threads", "2", stdout=StringIO())
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+def test_finished_rows_past_their_keeping_time_are_deleted_at_start():
+    now = timezone.now()
+    kept = [
+        Job.objects.create(kind="t.recent", status=JobStatus.SUCCESSFUL, created=now - timedelta(days=6)),
+        Job.objects.create(kind="t.failed", status=JobStatus.FAILED, created=now - timedelta(days=29)),
+        Job.objects.create(kind="t.waiting", created=now - timedelta(days=90)),
+    ]
+    Job.objects.create(kind="t.old", status=JobStatus.SUCCESSFUL, created=now - timedelta(days=8))
+    Job.objects.create(kind="t.old_failed", status=JobStatus.FAILED, created=now - timedelta(days=31))
+    call_command("run_worker", "--once", stdout=StringIO())
+    assert set(Job.objects.values_list("id", flat=True)) == {job.id for job in kept}

@@ -22,7 +22,7 @@ from apps.calls.models import Call
 from apps.calls.serializers import CallSerializer
 from apps.core.money import display
 from apps.mcp_bridge import protocol, registry
-from apps.ratelimit.testing import clear_budgets
+from apps.ratelimit.testing import clear_budgets, frozen_clock
 from tests.calls.factories import CallFactory, make_contact, unanswered_call
 from tests.support.mcp import HANDSHAKE, MODERN, McpClient
 
@@ -142,6 +142,10 @@ def tool_calls(calls) -> list[tuple[str, dict]]:
     return [*messages, ("svc_whoami", {}), ("svc_whoami", {"extra": 1}), ("svc_get_call", {})]
 
 
+# The limiter's clock for every pass: its headers (remaining, reset) must not differ by when a pass ran.
+STOPPED_AT_MS = 1_800_000_000_000
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("version", [HANDSHAKE, "2025-03-26", MODERN])
 def test_tool_calls_answer_the_same_bytes_cold_warm_and_uncached(
@@ -151,9 +155,10 @@ def test_tool_calls_answer_the_same_bytes_cold_warm_and_uncached(
     messages = tool_calls(calls_of_every_kind)
 
     def answers():
-        clear_budgets()  # the same rate-limit headers each pass
+        clear_budgets()  # the same rate-limit headers each pass, on a stopped clock
         mcp = McpClient(token)  # request ids from 1 again
-        return [answer(mcp, name, arguments, version) for name, arguments in messages]
+        with frozen_clock(at_ms=STOPPED_AT_MS):
+            return [answer(mcp, name, arguments, version) for name, arguments in messages]
 
     spoken.number.cache_clear()
     spoken.amount_display.cache_clear()

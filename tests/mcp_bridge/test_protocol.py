@@ -1,6 +1,7 @@
 """The JSON-RPC half of /mcp: handshake era and 2026-07-28, methods, tools, errors (docs/spec.md 4.7, 7.4)."""
 
 import json
+from unittest import mock
 
 import jsonschema
 import pytest
@@ -237,7 +238,6 @@ def test_string_ids_are_echoed(mcp):
 
 @pytest.fixture
 def extra_tool():
-    added = []
 
     def add(**kwargs):
         spec = registry.ToolSpec(
@@ -247,12 +247,10 @@ def extra_tool():
             **kwargs,
         )
         registry.register(spec)
-        added.append(spec.name)
         return spec
 
-    yield add
-    for name in added:
-        registry.unregister(name)
+    with mock.patch.dict(registry.TOOLS):
+        yield add
 
 
 def test_business_failure_is_an_is_error_result(mcp, extra_tool):
@@ -409,10 +407,21 @@ def test_tool_arguments_with_control_characters_are_invalid_params(mcp, value):
         input_schema={"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False},
         output_schema={"type": "object", "properties": {"spoken": {"type": "string"}}},
     )
-    registry.register(spec)
-    try:
+    with mock.patch.dict(registry.TOOLS):
+        registry.register(spec)
         body = json.loads(mcp.request("tools/call", {"name": "svc_echo_guard", "arguments": {"text": value}}).content)
-    finally:
-        registry.unregister("svc_echo_guard")
     assert body["error"]["code"] == -32602
     assert called == []
+
+
+@pytest.mark.parametrize("method", ["tools/list", "tools/call", "initialize"])
+def test_a_version_header_we_do_not_speak_is_32022_listing_every_version_we_speak(mcp, method):
+    # A plain request, without the 2026 envelope: the version is what is wrong, not the missing _meta.
+    params = {"name": "svc_whoami", "arguments": {}} if method == "tools/call" else {}
+    response = mcp.request(method, params, version="1999-01-01")
+    body = rpc_error(response, 400, -32022)
+    message = body["error"]["message"]
+    assert "_meta" not in message
+    for version in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN):
+        assert version in message
+    assert body["error"]["data"] == {"supported": [MODERN], "requested": "1999-01-01"}

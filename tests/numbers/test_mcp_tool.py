@@ -1,4 +1,4 @@
-"""svc_list_numbers (DESIGN, Phase 2): no input; output `numbers` (id, number, country, type,
+"""svc_list_numbers (docs/design.md, Phase 2): no input; output `numbers` (id, number, country, type,
 capabilities, messages_opt_in), `caller_ids`, `spoken`; the same numbers GET /v1/numbers lists."""
 
 from datetime import timedelta

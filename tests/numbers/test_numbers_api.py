@@ -1,4 +1,4 @@
-"""GET /v1/numbers, /v1/numbers/{id} and /v1/caller_ids (DESIGN, Phase 2: numbers:read).
+"""GET /v1/numbers, /v1/numbers/{id} and /v1/caller_ids (docs/design.md, Phase 2: numbers:read).
 
 "``number``: ``number``, ``country``, ``type`` (``local``, ``mobile``, ``national``,
 ``toll_free``), ``capabilities`` ``{"voice","sms"}``, ``messages_opt_in`` (the per-number

@@ -7,6 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent
+from apps.core.templatetags.when import when
 from apps.oauth.models import Application
 from tests.support.oauth import issue, make_client, me, signed_in
 
@@ -38,7 +39,7 @@ def test_screen_lists_each_app_with_its_details(user):
     assert "See what calls cost per minute to a number or a country, from the published price list." in html
     assert "Place calls from your account, which spends your credit." in html
     assert "(sensitive)" in html
-    assert first.strftime("%Y-%m-%d %H:%M") in html
+    assert when(first) in html
     assert html.count(">Disconnect</button>") == 2
     assert f'value="{app.client_id}"' in html
 

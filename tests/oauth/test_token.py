@@ -4,12 +4,14 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
 from apps.core.ids import digest
 from apps.oauth.models import AccessToken, Grant, RefreshToken
+from apps.oauth.token.lockouts import FAILED_EXCHANGE_WINDOW, failure_key
+from apps.ratelimit.services import ratelimit_count
+from apps.ratelimit.testing import clear_budgets
 from tests.support.oauth import (
     FORM,
     MCP,
@@ -26,11 +28,6 @@ from tests.support.oauth import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_failure_counts():
-    cache.clear()
 
 
 @pytest.fixture
@@ -192,7 +189,8 @@ def test_used_code_is_invalid_grant_and_counts_as_failure(app, issued):
     assert "already used" in body["error_description"]
     assert AccessToken.objects.count() == 1  # nothing new
     assert Grant.objects.count() == 1  # kept, for reuse detection
-    assert cache.get(f"oauth:failed-exchange:{digest(code)}") == 1
+    # Counted once: the next failure with this code is its second.
+    assert ratelimit_count(key=failure_key(digest(code)), window_seconds=FAILED_EXCHANGE_WINDOW) == 2
 
 
 def test_code_issued_to_another_client(app, issued):
@@ -453,7 +451,7 @@ def test_failure_count_is_per_credential_and_hourly(app, user, tokens):
     other = make_client()
     for _ in range(2):
         oauth_error(refresh(Client(), other, tokens["refresh_token"]), "invalid_grant")
-    cache.delete(f"oauth:failed-exchange:{digest(tokens['refresh_token'])}")  # the hour passed
+    clear_budgets()  # the hour passed
     oauth_error(refresh(Client(), other, tokens["refresh_token"]), "invalid_grant")
     assert RefreshToken.objects.get().revoked is None
 

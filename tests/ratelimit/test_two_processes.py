@@ -1,23 +1,25 @@
 """Two real server processes sharing one Redis hold one budget between them (docs/spec.md 8).
 
-Two gunicorn servers on free ports share a private Redis and a file SQLite
+Two gunicorn servers on free ports share a private Redis (a single server, or a three-primary cluster) and a file SQLite
 database. A burst of reads with one API key, alternating between them, is
 allowed burst + refill times (60 plus one a second), not twice the burst.
 """
 
 import hashlib
+import http.cookiejar
 import json
 import os
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from .redis_server import free_port, start_private_redis
+from .redis_server import free_port, start_private_cluster, start_private_redis
 
 pytestmark = pytest.mark.e2e
 
@@ -25,13 +27,16 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
-def server_env(tmp_path, redis_url) -> dict:
+def server_env(tmp_path, redis) -> dict:
+    """The environment of a server process on ``redis`` (a private server or cluster)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_"))}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         SECRET_KEY="two-process-test-key-0123456789-0123456789-0123456789",
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        REDIS_URL=redis_url,
+        **{"REDIS_URL": redis.url, **getattr(redis, "env", {})},
+        # The cluster's nodes share this machine's clock.
+        RATELIMIT_CLUSTER_CLOCK_SKEW_MS="0",
         BASE_URL="http://127.0.0.1",
         ALLOWED_HOSTS="127.0.0.1",
         RATELIMIT_KEY_PREFIX="two",
@@ -72,10 +77,11 @@ def wait_ready(port, process):
     raise RuntimeError("server did not start")
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    redis_server = start_private_redis()
-    env = server_env(tmp_path, redis_server.url)
+@pytest.fixture(params=["redis", "cluster"])
+def two_servers(request, tmp_path):
+    """Two server processes (nodes) on one database and one Redis: a single server, or a 3-primary cluster."""
+    redis_server = start_private_cluster(tmp_path / "cluster") if request.param == "cluster" else start_private_redis()
+    env = server_env(tmp_path, redis_server)
     manage(env, "migrate", "--noinput")
     manage(env, "createuser", "--email", "two@example.com", "--display-name", "Two", "--password", "pw-0123456789!")
     secret = manage(env, "createapikey", "--email", "two@example.com")
@@ -143,7 +149,7 @@ def test_redis_outage_fails_both_servers_closed_and_they_recover_without_restart
         status, headers, body = fetch(f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp", secret)
         assert (status, headers["Retry-After"]) == (503, "5")
 
-    redis_server.start()  # same port; the servers are the same processes
+    getattr(redis_server, "restart", redis_server.start)()  # same ports; the servers are the same processes
     for url in urls:
         status, headers, _ = fetch(url, secret)
         assert status == 200
@@ -156,13 +162,44 @@ def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_
     urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
     assert [get(url, secret) for url in urls * 2] == [200] * 4
     digest = hashlib.sha256(secret.encode()).hexdigest()
-    assert redis_server.client().exists(f"two:cred:{digest}")  # both servers now answer from the cache
+    client = redis_server.client()
+    # Both servers now answer from the cache.
+    assert [key for key in client.scan_iter(match="two:*") if key.endswith(f":cred:{digest}")]
 
     manage(
-        server_env(tmp_path, redis_server.url),  # the servers' database and Redis
+        server_env(tmp_path, redis_server),  # the servers' database and Redis
         "shell",
         "-c",
         "from apps.apikeys.models import ApiKey; from apps.apikeys.services import apikey_revoke; "
         "[apikey_revoke(key=k) for k in ApiKey.objects.all()]",
     )
     assert [get(url, secret) for url in urls] == [401, 401]
+
+
+def signed_in(port: int):
+    """A browser session on one node: an opener keeping cookies, and its CSRF token."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    base = f"http://127.0.0.1:{port}"
+    opener.open(f"{base}/login", timeout=10).read()
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    form = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": token, "username": "two@example.com", "password": "pw-0123456789!"}
+    ).encode()
+    opener.open(urllib.request.Request(f"{base}/login", data=form, headers={"Referer": base + "/login"}), timeout=10)
+    return opener, next(c.value for c in jar if c.name == "csrftoken")
+
+
+def test_a_key_revoked_through_one_node_is_refused_by_the_other_on_its_next_request(two_servers):
+    ports, secret, _redis = two_servers
+    node_a, node_b = ports
+    assert [get(f"http://127.0.0.1:{node_b}/v1/me", secret) for _ in range(2)] == [200, 200]  # cached on B
+    opener, token = signed_in(node_a)
+    base = f"http://127.0.0.1:{node_a}"
+    keys = json.loads(opener.open(f"{base}/v1/api-keys", timeout=10).read())["data"]
+    (key,) = [k for k in keys if secret.endswith(k["redacted"].rsplit("...", 1)[-1])]
+    revoke = urllib.request.Request(
+        f"{base}/v1/api-keys/{key['id']}", method="DELETE", headers={"X-CSRFToken": token, "Referer": base + "/"}
+    )
+    assert json.loads(opener.open(revoke, timeout=10).read())["status"] == "revoked"
+    assert get(f"http://127.0.0.1:{node_b}/v1/me", secret) == 401

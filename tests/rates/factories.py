@@ -18,7 +18,7 @@ class RateFactory(factory.django.DjangoModelFactory):
     next_seconds = 60
 
 
-# A small deck with the cases DESIGN names: nested prefixes, NANP neighbours, mixed increments.
+# A small deck with the cases docs/design.md names: nested prefixes, NANP neighbours, mixed increments.
 DECK = [
     ("49", "DE", "Germany", "0.012", 60, 60),
     ("4915", "DE", "Germany - Mobile", "0.045", 60, 60),

@@ -3,7 +3,8 @@ case and accents ignored, word starts, ambiguity."""
 
 import pytest
 
-from apps.rates.countries import Ambiguous, country_name, country_resolve, normalize
+from apps.core.phones import country_name
+from apps.rates.countries import Ambiguous, country_resolve, normalize
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""svc_get_rate (DESIGN, Phase 2): its listing, its exact output (what GET /v1/rates says, plus display
+"""svc_get_rate (docs/design.md, Phase 2): its listing, its exact output (what GET /v1/rates says, plus display
 strings and a spoken line), failures as isError results, and its scope."""
 
 import json

@@ -1,4 +1,4 @@
-"""GET /v1/rates?to= (DESIGN, Phase 2): a number's rate by its longest prefix, a country's estimate,
+"""GET /v1/rates?to= (docs/design.md, Phase 2): a number's rate by its longest prefix, a country's estimate,
 every error with its param, and the scope and mode rules."""
 
 from decimal import Decimal

@@ -8,6 +8,7 @@ for a remote server that is slow, not for the clock under test).
 
 import ssl
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -32,6 +33,7 @@ class Receiver:
 
     def __init__(self, tls=None):
         self.requests: list[Received] = []
+        self.received_at: list[float] = []  # time.monotonic() of each request's arrival
         self.reply = Reply()
         self.replies: list[Reply] = []  # used first, one a request, then ``reply``
         self._released = threading.Event()
@@ -45,6 +47,7 @@ class Receiver:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 with receiver._lock:
+                    receiver.received_at.append(time.monotonic())
                     receiver.requests.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                     reply = receiver.replies.pop(0) if receiver.replies else receiver.reply
                 if reply.hang:

@@ -1,4 +1,4 @@
-"""/v1/webhook_endpoints: every operation, code and param (DESIGN "Webhooks")."""
+"""/v1/webhook_endpoints: every operation, code and param (docs/design.md "Webhooks")."""
 
 import pytest
 from django.utils import timezone

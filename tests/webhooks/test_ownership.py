@@ -1,4 +1,4 @@
-"""Who manages an endpoint and what ends it; what each delivery checks again (DESIGN "Webhooks").
+"""Who manages an endpoint and what ends it; what each delivery checks again (docs/design.md "Webhooks").
 
 Any credential of the account with webhooks:manage manages the account's endpoints
 in its mode; the key or app connection that made an endpoint decides only when it

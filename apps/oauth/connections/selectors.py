@@ -37,6 +37,10 @@ class Connection:
         return self.redirect_hosts[0] if self.redirect_hosts else None
 
     @property
+    def sensitive_count(self) -> int:
+        return sum(1 for s in self.scopes if s in SCOPES and SCOPES[s].sensitive)
+
+    @property
     def scope_details(self) -> list[dict]:
         return [
             {"scope": s, "description": SCOPES[s].sentence, "sensitive": SCOPES[s].sensitive}

@@ -8,6 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.response import Response
 
+from apps.audit.selectors import audit_recent_sensitive_actions_by_app
 from apps.core.errors import ApiError
 from apps.core.timefmt import unix_seconds
 
@@ -62,11 +63,20 @@ class ConnectionApi(SessionJsonApi):
         )
 
 
+RECENT_ON_PAGE = 3
+
+
 @never_cache
 @require_GET
 @login_required
 def connected_apps_page(request):
-    return render(request, "settings/connected_apps.html", {"connections": connection_list(user=request.user)})
+    """Each connected app: what it can do, when it last got a token, and its latest sensitive actions."""
+    connections = connection_list(user=request.user)
+    recent = audit_recent_sensitive_actions_by_app(
+        user=request.user, client_ids=[c.client_id for c in connections], limit=RECENT_ON_PAGE
+    )
+    entries = [(connection, recent.get(connection.client_id, [])) for connection in connections]
+    return render(request, "settings/connected_apps.html", {"entries": entries})
 
 
 @never_cache

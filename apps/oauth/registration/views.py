@@ -15,7 +15,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.core.envelope import oauth_error_response
-from apps.core.surfaces import body_cap
+from apps.core.surfaces import body_cap, declared_length
 from apps.core.timefmt import unix_seconds
 
 from .metadata import INVALID_CLIENT_METADATA, ClientMetadataError, client_metadata_validate
@@ -43,11 +43,7 @@ def registration_record(client, metadata) -> dict:
 
 
 def _read_json(request) -> object:
-    try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        declared = 0
-    if declared > BODY_CAP:
+    if (declared_length(request) or 0) > BODY_CAP:
         raise ClientMetadataError(INVALID_CLIENT_METADATA, "The request body is larger than 16 KB.")
     body = request.read(BODY_CAP + 1)
     if len(body) > BODY_CAP:

@@ -12,10 +12,13 @@
 
 import logging
 
-from django.core.cache import cache
-
 from apps.core.ids import digest
-from apps.ratelimit.services import ratelimit_exchange_failed, ratelimit_exchange_succeeded, ratelimit_refresh_succeeded
+from apps.ratelimit.services import (
+    ratelimit_count,
+    ratelimit_exchange_failed,
+    ratelimit_exchange_succeeded,
+    ratelimit_refresh_succeeded,
+)
 
 from ..models import Grant, RefreshToken
 from .revocation import family_revoke
@@ -49,7 +52,7 @@ def exchange_failed(request, *, grant_type: str, credential: str, client_id: str
     ratelimit_exchange_failed(request=request, client_id=client_id)
 
 
-def _failure_key(credential_digest: str) -> str:
+def failure_key(credential_digest: str) -> str:
     return f"oauth:failed-exchange:{credential_digest}"
 
 
@@ -57,17 +60,11 @@ def exchange_failure_record(*, grant_type: str, credential: str) -> None:
     """Count a failed exchange against the code or refresh token presented.
 
     The third failure within an hour revokes that credential and its whole
-    grant family (docs/spec.md 3.3). The count lives in the shared cache, keyed by the
-    credential's digest, so an unknown credential costs no database write.
+    grant family (docs/spec.md 3.3). The count lives in the limiter's shared store, keyed by
+    the credential's digest, so an unknown credential costs no database write.
     """
     credential_digest = digest(credential)
-    key = _failure_key(credential_digest)
-    cache.add(key, 0, FAILED_EXCHANGE_WINDOW)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, FAILED_EXCHANGE_WINDOW)
-        count = 1
+    count = ratelimit_count(key=failure_key(credential_digest), window_seconds=FAILED_EXCHANGE_WINDOW)
     if count < FAILED_EXCHANGE_LIMIT:
         return
     if grant_type == "authorization_code":

@@ -1,4 +1,4 @@
-"""The consent transaction API (docs/spec.md 4.5, shapes in DESIGN.md) and the consent page.
+"""The consent transaction API (docs/spec.md 4.5, shapes in docs/design.md) and the consent page.
 
 Both read the transaction through one function, so the page and the API can
 never disagree about whether a transaction may be decided.

@@ -67,3 +67,7 @@ class Store(ABC):
 
     def slot_release(self, key: str, token: str) -> None:
         raise StoreUnavailable(f"{type(self).__name__} holds no in-flight slots")
+
+    def count(self, key: str, *, window_ms: int) -> int:
+        """Add one to the count under ``key`` and return it; a count lives ``window_ms`` from its first unit."""
+        raise StoreUnavailable(f"{type(self).__name__} keeps no counts")

@@ -4,6 +4,21 @@
 -- spec: flat list, 6 values per check: interval_ms, capacity_ms, cost, flags ('a' alert-only, 'p' peek),
 -- penalty_ms, alert_ttl_ms.
 -- Returns allowed (boolean) and a flat list of 4 values per check: allowed, remaining, wait_ms, crossed.
+-- The replication id of the server running the script. A replica promoted by a failover takes a
+-- new one, so a credential entry that names the id it was filled under dies with the old primary.
+local function replication_id()
+  return string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+end
+
+-- The hash tag of a budget key of a cached credential's subject (apps/ratelimit/budgets.py slot).
+local function subject_tag(dimension, value, ip_tag)
+  if dimension == 'principal' or dimension == 'user' or dimension == 'number' then
+    return 'u:' .. string.match(value, '^[^:]*')
+  end
+  if dimension == 'ip' then return ip_tag end
+  return dimension .. ':' .. value
+end
+
 local function redis_now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -23,6 +23,7 @@ class MemoryStore(Store):
         self._tats: dict[str, tuple[int, int]] = {}  # key -> (tat, expires_at) in ms
         self._flags: dict[str, tuple[int]] = {}  # key whose alert ceiling was crossed -> (expires_at,)
         self._slots: dict[str, dict[str, int]] = {}  # key -> {holder token: expires_at}
+        self._counts: dict[str, tuple[int, int]] = {}  # key -> (count, expires_at)
         self._calls = 0
 
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
@@ -50,7 +51,7 @@ class MemoryStore(Store):
         return entry
 
     def _prune(self, now: int) -> None:
-        for table in (self._tats, self._flags):
+        for table in (self._tats, self._flags, self._counts):
             for key in [k for k, v in table.items() if v[-1] <= now]:
                 del table[key]
 
@@ -70,8 +71,18 @@ class MemoryStore(Store):
         with self._lock:
             self._slots.get(self.full_key(key), {}).pop(token, None)
 
+    def count(self, key: str, *, window_ms: int) -> int:
+        with self._lock:
+            now = int(self.clock() * 1000)
+            full_key = self.full_key(key)
+            held = self._live(self._counts, full_key, now)
+            count, until = (held[0] + 1, held[1]) if held else (1, now + window_ms)
+            self._counts[full_key] = (count, until)
+            return count
+
     def clear(self) -> None:
         with self._lock:
+            self._counts.clear()
             self._tats.clear()
             self._flags.clear()
             self._slots.clear()

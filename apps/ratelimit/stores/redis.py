@@ -10,8 +10,14 @@ and driven with redis-py's own ``send_command``/``read_response``: the pool's
 checkout (a lock, a fork check, a poll of the socket) and the client's command
 dispatch cost more than the round trip's own work, on every request.
 
-All keys of one call must live on one node (Redis Cluster would need hash
-tags); a single primary with replicas is the supported topology.
+Every key carries a hash tag (``{...}``, budgets.slot) so that the keys of one
+script share a Redis Cluster slot; apps/ratelimit/stores/redis_cluster.py runs
+the same store on a cluster. ``redis+sentinel://host:port[,host:port]/service[/db]``
+names a primary found through Sentinel. A cached credential names the
+replication id of the server it was filled on, so a failover, which gives the
+promoted replica a new one, kills every entry the old primary held: a
+revocation that the replica had not received yet cannot be undone by it
+(docs/decisions/scale-out.md).
 """
 
 import functools
@@ -21,6 +27,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis
 from redis.backoff import NoBackoff
@@ -28,6 +35,7 @@ from redis.exceptions import NoScriptError
 from redis.retry import Retry
 
 from .. import gcra
+from ..budgets import ip_slot, slot
 from .base import CredentialHit, CredentialMiss, Store, StoreUnavailable
 
 HERE = Path(__file__).parent
@@ -44,6 +52,9 @@ FILL_SCRIPT = _script("redis_credential_fill.lua")
 REVOKE_SCRIPT = (HERE / "redis_credential_revoke.lua").read_text()
 SLOT_ACQUIRE_SCRIPT = (HERE / "redis_slot_acquire.lua").read_text()
 SLOT_RELEASE_SCRIPT = "return redis.call('ZREM', KEYS[1], ARGV[1])"
+COUNT_SCRIPT = (
+    "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n"
+)
 USER_EPOCH_TTL = 86400
 
 
@@ -57,6 +68,8 @@ def _budgets_arg(budgets: tuple) -> str:
     """A budget class as the lookup script reads it: 8 space-separated values per budget."""
     values = []
     for budget in budgets:
+        # The script derives a cached credential's key tags from its subject (subject_tag).
+        assert budget.slot is None, f"{budget.name}: a credential's budgets take their tag from the subject"
         values += [budget.name, budget.key, *_spec(gcra.Check(budget, ""))]
     return " ".join(str(value) for value in values)
 
@@ -92,21 +105,55 @@ def _results(reply, start: int, count: int) -> list[gcra.Result]:
     ]
 
 
+def sentinel_client(url: str, **options) -> redis.Redis:
+    """A client of the primary that Sentinel names: ``redis+sentinel://h1:26379,h2:26379/service[/db]``.
+
+    Its connections ask Sentinel for the primary when they connect, and drop a primary that was
+    demoted (a READONLY reply), so the next request reaches the promoted one.
+    """
+    from redis.sentinel import Sentinel
+
+    parts = urlsplit(url)
+    hosts = []
+    for item in parts.netloc.rsplit("@", 1)[-1].split(","):
+        host, _, port = item.rpartition(":")
+        hosts.append((host.strip("[]") or "127.0.0.1", int(port or 26379)))
+    path = [p for p in parts.path.split("/") if p]
+    if not path:
+        raise ValueError("a redis+sentinel:// URL names the service: redis+sentinel://host:port/service")
+    service, db = path[0], int(path[1]) if len(path) > 1 else 0
+    timeout = options.get("socket_timeout")
+    sentinel = Sentinel(hosts, sentinel_kwargs={"socket_timeout": timeout, "socket_connect_timeout": timeout})
+    return sentinel.master_for(service, db=db, **options)
+
+
+def redis_client(url: str, *, socket_timeout: float) -> redis.Redis:
+    options = {
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": socket_timeout,
+        "retry": Retry(NoBackoff(), 0),
+    }
+    if url.startswith("redis+sentinel://"):
+        return sentinel_client(url, **options)
+    return redis.Redis.from_url(url, **options)
+
+
 class RedisStore(Store):
+    # A cached credential's entry lives in one of this many buckets (by its digest), each with
+    # its own copy of the global epoch; one server needs one, a cluster spreads them.
+    entry_buckets = 1
+
     def __init__(self, *, url: str, key_prefix: str = "rl", socket_timeout: float = 0.5, **options):
         super().__init__(key_prefix=key_prefix)
-        self.client = redis.Redis.from_url(
-            url,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=socket_timeout,
-            retry=Retry(NoBackoff(), 0),
-        )
+        self.url = url
+        self.client = redis_client(url, socket_timeout=socket_timeout)
         self.script = self.client.register_script(SCRIPT)
         self.lookup_script = self.client.register_script(LOOKUP_SCRIPT)
         self.fill_script = self.client.register_script(FILL_SCRIPT)
         self.revoke_script = self.client.register_script(REVOKE_SCRIPT)
         self.slot_acquire_script = self.client.register_script(SLOT_ACQUIRE_SCRIPT)
         self.slot_release_script = self.client.register_script(SLOT_RELEASE_SCRIPT)
+        self.count_script = self.client.register_script(COUNT_SCRIPT)
         self._local = threading.local()
 
     def _connection(self):
@@ -133,9 +180,14 @@ class RedisStore(Store):
             # included), so a late reply can never answer the next request (tested).
             raise StoreUnavailable(str(exc)) from exc
 
+    def check_key(self, check: gcra.Check) -> str:
+        """The key of one budget check, tagged with its slot (budgets.slot)."""
+        value = check.key.split(":", 1)[1]
+        return f"{self.key_prefix}:{{{slot(check.budget, value)}}}:{check.key}"
+
     def evaluate(self, checks: Sequence[gcra.Check], *, now_ms: int | None = None):
         checks = list(checks)
-        keys = [self.full_key(c.key) for c in checks]
+        keys = [self.check_key(c) for c in checks]
         args: list = ["" if now_ms is None else int(now_ms)]
         for c in checks:
             args += _spec(c)
@@ -145,16 +197,23 @@ class RedisStore(Store):
     # --- The credential cache (apps/credentials/cache.py) -------------------
     supports_credential_cache = True
 
+    def _bucket(self, digest: str) -> int:
+        return int(digest[:8], 16) % self.entry_buckets if self.entry_buckets > 1 else 0
+
     def _entry_key(self, digest: str) -> str:
-        return self.full_key(f"cred:{digest}")
+        return self.full_key(f"{{e{self._bucket(digest)}}}:cred:{digest}")
+
+    def _global_epoch_key(self, bucket: int) -> str:
+        return self.full_key(f"{{e{bucket}}}:cred-epoch")
 
     def _user_epoch_key(self, user_id: str) -> str:
-        return self.full_key(f"cred-epoch:{user_id}")
+        return self.full_key(f"{{u:{user_id}}}:cred-epoch")
 
     def credential_lookup(self, *, digest, audience, ip, budgets, now_ms=None):
         args = ["" if now_ms is None else int(now_ms), audience, self.key_prefix, ip or "", _budgets_arg(budgets)]
-        args.append(int(time.time() * 1000) if now_ms is None else int(now_ms))
-        reply = self.run_script(self.lookup_script, [self._entry_key(digest), self.full_key("cred-epoch")], args)
+        args += [int(time.time() * 1000) if now_ms is None else int(now_ms), ip_slot(ip) if ip else ""]
+        keys = [self._entry_key(digest), self._global_epoch_key(self._bucket(digest))]
+        reply = self.run_script(self.lookup_script, keys, args)
         if not int(reply[0]):
             return CredentialMiss(int(reply[1]))
         count = (len(reply) - 6) // 4
@@ -168,8 +227,8 @@ class RedisStore(Store):
 
     def credential_fill(self, *, digest, user_id, miss_us, control, payload, ttl_ms, used_key, used_ttl_ms, checks,
                         now_ms=None):  # fmt: skip
-        keys = [self._entry_key(digest), self.full_key("cred-epoch"), self._user_epoch_key(user_id)]
-        keys += [self.full_key(c.key) for c in checks]
+        keys = [self._entry_key(digest), self._global_epoch_key(self._bucket(digest)), self._user_epoch_key(user_id)]
+        keys += [self.check_key(c) for c in checks]
         args: list = ["" if now_ms is None else int(now_ms), miss_us, control, payload, max(0, int(ttl_ms))]
         args += [used_key or "", max(1, int(used_ttl_ms))]
         for c in checks:
@@ -177,15 +236,15 @@ class RedisStore(Store):
         reply = self.run_script(self.fill_script, keys, args)
         return bool(reply[0]), int(reply[1]), bool(reply[2]), _results(reply, 3, len(checks))
 
-    def credential_used_key(self, credential_id: str) -> str:
-        return self.full_key(f"cred-used:{credential_id}")
+    def credential_used_key(self, credential_id: str, user_id: str) -> str:
+        return self.full_key(f"{{u:{user_id}}}:cred-used:{credential_id}")
 
     def credential_revoke(self, *, user_id: str | None) -> None:
-        if user_id is None:
-            keys, args = [self.full_key("cred-epoch")], [""]
-        else:
-            keys, args = [self._user_epoch_key(user_id)], [USER_EPOCH_TTL]
-        self.run_script(self.revoke_script, keys, args)
+        if user_id is not None:
+            self.run_script(self.revoke_script, [self._user_epoch_key(user_id)], [USER_EPOCH_TTL])
+            return
+        for bucket in range(self.entry_buckets):
+            self.run_script(self.revoke_script, [self._global_epoch_key(bucket)], [""])
 
     # --- In-flight slots (services.ratelimit_in_flight) ------------------------------
 
@@ -197,6 +256,9 @@ class RedisStore(Store):
 
     def slot_release(self, key: str, token: str) -> None:
         self.run_script(self.slot_release_script, [self.full_key(key)], [token])
+
+    def count(self, key: str, *, window_ms: int) -> int:
+        return int(self.run_script(self.count_script, [self.full_key(key)], [max(1, int(window_ms))]))
 
     def clear(self) -> None:
         try:

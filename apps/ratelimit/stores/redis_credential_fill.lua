@@ -1,5 +1,5 @@
 -- Cache a credential just read from the database, then apply the budgets (after gcra_budgets.lua).
--- KEYS[1]: the entry; KEYS[2]: the global epoch; KEYS[3]: the user's epoch; KEYS[4..]: budget keys.
+-- KEYS[1]: the entry; KEYS[2]: the global epoch of its bucket; KEYS[3]: the user's epoch; KEYS[4..]: budget keys.
 -- ARGV[1]: now in ms or ''; ARGV[2]: the Redis time (us) of the miss, taken before the database read;
 -- ARGV[3]: control JSON; ARGV[4]: payload; ARGV[5]: entry ttl ms (0: cache nothing); ARGV[6]: last-used marker key or '';
 -- ARGV[7]: its ttl ms; then 6 values per budget (see gcra_budgets).
@@ -20,7 +20,7 @@ if tonumber(ARGV[5]) > 0 and fresh and global and user and tonumber(global) < mi
   -- The user's epoch outlives every entry that names it.
   redis.call('EXPIRE', KEYS[3], 86400)
   local c = cjson.decode(ARGV[3])
-  c.ge, c.ue = global, user
+  c.ge, c.ue, c.re = global, user, replication_id()
   redis.call('SET', KEYS[1], cjson.encode(c) .. '\n' .. ARGV[4], 'PX', ARGV[5])
   if ARGV[6] ~= '' then redis.call('SET', ARGV[6], '1', 'NX', 'PX', ARGV[7]) end
   filled = 1

@@ -1,4 +1,5 @@
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
@@ -24,6 +25,9 @@ class Command(BaseCommand):
                 f"No account with email {email}. Create it first: "
                 f"manage.py createuser --email {email} --display-name NAME"
             )
+        # Outbound calls are priced from the rate deck: on a fresh database (no make run), the
+        # demo deck comes first, or only inbound calls could be made.
+        call_command("import_rates", "--demo", "--if-empty", stdout=self.stdout)
         demo_seed(user=user, now=timezone.now(), seed=seed)
         for livemode in (True, False):
             balance = Balance.objects.filter(user=user, livemode=livemode).first()

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 import threading
+from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
@@ -26,10 +27,17 @@ logger = logging.getLogger("apps.jobs")
 
 # The longest wait between tries while the database is away.
 OUTAGE_PAUSE_MAX = 30.0
+PURGE_EVERY = timedelta(hours=1)
 
 
 class Command(BaseCommand):
     help = "Run due durable work (apps.jobs) until stopped; --once runs what is due now and exits."
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stopping = threading.Event()
+        self._purge_lock = threading.Lock()
+        self._next_purge = None  # at start
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="Run every row due now, then exit.")
@@ -103,6 +111,7 @@ class Command(BaseCommand):
                 # (never inside a transaction: a test's, or a caller's running --once).
                 if not connection.in_atomic_block:
                     close_old_connections()
+                self._purge_if_due()
                 count = self._run_batch(batch)
             except (OperationalError, InterfaceError) as exc:
                 locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()
@@ -125,6 +134,17 @@ class Command(BaseCommand):
             if count == 0:
                 self.stopping.wait(poll)
         return ran
+
+    def _purge_if_due(self):
+        """At start, then hourly: finished rows past their keeping time go (one thread does it)."""
+        now = timezone.now()
+        with self._purge_lock:
+            if self._next_purge is not None and now < self._next_purge:
+                return
+            self._next_purge = now + PURGE_EVERY
+        removed = runner.purge(now=now)
+        if removed:
+            logger.info("worker %s deleted %s finished rows past their keeping time", runner.worker_name(), removed)
 
     def _run_batch(self, batch: int) -> int:
         now = timezone.now()

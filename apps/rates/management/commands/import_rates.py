@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 import apps.rates
-from apps.rates.deck import DeckError, rate_deck_read
+from apps.rates.deck import DeckError, rate_deck_check, rate_deck_rates
 from apps.rates.models import Rate
 from apps.rates.services import rate_deck_replace
 
@@ -39,18 +39,27 @@ class Command(BaseCommand):
             return
         path = DEMO_DECK if demo else Path(file)
         currency = settings.SERVICE_CURRENCY.lower()
+        deck_currency = DEMO_CURRENCY if demo else currency
+        countries = set()
+
+        def rates(lines):
+            for rate in rate_deck_rates(lines=lines, currency=deck_currency):
+                if demo:
+                    # Invented prices: read as amounts in whatever currency this service bills in.
+                    rate.currency = currency
+                countries.add(rate.country)
+                yield rate
+
         try:
+            # Read twice, row by row: checked whole first (a refused file costs no database work),
+            # then written in batches; the file is never held in memory.
             with path.open(encoding="utf-8-sig", newline="") as lines:
-                rates = rate_deck_read(lines=lines, currency=DEMO_CURRENCY if demo else currency)
+                rate_deck_check(lines=lines, currency=deck_currency)
+                lines.seek(0)
+                count = rate_deck_replace(rates=rates(lines))
         except OSError as error:
             raise CommandError(f"{path}: {error.strerror or error}") from None
         except DeckError as error:
             raise CommandError(f"{path} refused, the current deck is unchanged:\n" + str(error)) from None
-        if demo:
-            # Invented prices: read as amounts in whatever currency this service bills in.
-            for rate in rates:
-                rate.currency = currency
-        count = rate_deck_replace(rates=rates)
-        countries = len({rate.country for rate in rates})
         note = " (demo deck: the prices are invented)" if demo else ""
-        self.stdout.write(f"Imported {count} rates for {countries} countries{note}.")
+        self.stdout.write(f"Imported {count} rates for {len(countries)} countries{note}.")

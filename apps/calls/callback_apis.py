@@ -1,0 +1,154 @@
+"""POST /v1/quotes, POST /v1/calls, POST /v1/calls/{id}/end (docs/design.md, Phase 3): scope calls:place.
+
+Views stay thin: the services refuse in docs/design.md's order, each refusal an ApiError with its
+code and param; the answers are the serializers' objects, as the MCP tools give them.
+"""
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
+from apps.core.errors import ApiError
+
+from . import services
+from .apis import CALL_ID_PARAMETER, CallListApi
+from .serializers import CallSerializer, QuoteSerializer
+
+TAG = ["Calls"]
+SCOPE = "calls:place"
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ERROR_REF, description=description)
+
+
+def _body(request) -> dict:
+    data = request.data
+    if not isinstance(data, dict):
+        raise ApiError("invalid_body", "The request body must be a JSON object.")
+    return data
+
+
+FORBIDDEN = "insufficient_scope: the credential lacks calls:place (see WWW-Authenticate)."
+
+
+class PlaceApi(IdempotentMixin, APIView):
+    """A calls:place write: POST only, idempotent; bearer credentials and the scope check, as reads."""
+
+    permission_classes = [IsAuthenticated, HasScope]
+    http_method_names = ["post", "options"]
+    required_scope = SCOPE
+
+
+class QuoteCreateApi(PlaceApi):
+    """Price a callback call before placing it."""
+
+    ratelimit_class = "quotes"
+
+    @extend_schema(
+        operation_id="create_quote",
+        tags=TAG,
+        summary="Quote a callback call: its price, who rings first, what the callee sees",
+        description=(
+            "A quote spends nothing and lives 10 minutes; place it with POST /v1/calls. Refusals in this order: "
+            "a contact with several numbers (400, param to), no rate (404), a destination not called (422), "
+            "the available balance (402), a spend limit (403)."
+        ),
+        request=inline_serializer(
+            "QuoteCreate",
+            {
+                "to": serializers.CharField(help_text="E.164 number, or a contact id (ct_...) with one number."),
+                "caller_id": serializers.CharField(
+                    required=False, help_text="A caller ID id (cid_...); default: your default caller ID."
+                ),
+                "record": serializers.BooleanField(required=False, default=False),
+            },
+        ),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            201: QuoteSerializer,
+            400: _error("invalid_request: to or caller_id or record is not valid (param names it)."),
+            402: _error("insufficient_credits: the available balance does not buy the first billing increment."),
+            403: _error(f"{FORBIDDEN} spend_limit_exceeded: a daily cap or velocity limit; the message says when."),
+            404: _error("not_found: no rate for the number (param to), no such contact or caller ID."),
+            422: _error("destination_not_allowed: premium-rate, shared-cost, satellite or blocked (param to)."),
+        },
+    )
+    def post(self, request):
+        data = _body(request)
+        quote = services.quote_create(
+            principal=request.auth, to=data.get("to"), caller_id=data.get("caller_id"), record=data.get("record", False)
+        )
+        return Response(QuoteSerializer(quote, context={"now": quote.created}).data, status=status.HTTP_201_CREATED)
+
+
+class CallPlaceApi(IdempotentMixin, CallListApi):
+    """GET lists calls (calls:read, the reads budget); POST places a quote (calls:place, the calls budget)."""
+
+    http_method_names = ["get", "post", "head", "options"]
+    idempotency_key_required = True
+
+    @property
+    def required_scope(self):
+        return SCOPE if self._posting() else CallListApi.required_scope
+
+    @property
+    def ratelimit_class(self):
+        return "calls" if self._posting() else "reads"
+
+    def _posting(self) -> bool:
+        request = getattr(self, "request", None)
+        return request is not None and request.method == "POST"
+
+    @extend_schema(
+        operation_id="create_call",
+        tags=TAG,
+        summary="Place a quote as a callback call: your phone rings first",
+        description=(
+            "Idempotency-Key is required. 201 with the call in ringing_you and a hold of the quote's max_amount "
+            "on the balance. Refusals in this order: quote not found (404, param quote), expired (410 "
+            "quote_expired), placed already (409 quote_used), a callback of this account already live (409 "
+            "call_in_progress), the available balance (402) and the spend limits (403) checked again."
+        ),
+        request=inline_serializer("CallCreate", {"quote": serializers.CharField(help_text="The quote's id, quo_...")}),
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            201: CallSerializer,
+            400: _error("idempotency_key_required; invalid_body."),
+            402: _error("insufficient_credits."),
+            403: _error(f"{FORBIDDEN} spend_limit_exceeded."),
+            404: _error("not_found: no such quote in this account and mode (param quote)."),
+            409: _error("quote_used (names the call); call_in_progress (names it)."),
+            410: _error("quote_expired (param quote)."),
+        },
+    )
+    def post(self, request):
+        call = services.call_place(principal=request.auth, quote_id=_body(request).get("quote"))
+        data = CallSerializer(call, context={"now": call.created}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class CallEndApi(PlaceApi):
+    """End a live call of the account."""
+
+    # Not the placement budget: ending a call must stay possible when placing is not. A read's.
+    ratelimit_class = "reads"
+
+    @extend_schema(
+        operation_id="end_call",
+        tags=TAG,
+        summary="End a call: before the answer it is canceled, in progress completed",
+        description="No body. A call that has already ended answers 200 unchanged.",
+        request=None,
+        parameters=[CALL_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+        responses={200: CallSerializer, 403: _error(FORBIDDEN), 404: _error("not_found (param call_id).")},
+    )
+    def post(self, request, call_id: str):
+        call = services.call_end(principal=request.auth, call_id=call_id)
+        if call is None:
+            raise ApiError("not_found", "No such call.", param="call_id")
+        return Response(CallSerializer(call, context={"now": timezone.now()}).data)

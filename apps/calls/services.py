@@ -1,0 +1,328 @@
+"""Writes of callback calls (docs/design.md, Phase 3): quoting, placing, ending. States change in ``states``.
+
+Placing and ending lock the account's balance row (``apps.billing.holds.balance_lock``)
+before they read anything they check: every placement of one account and mode queues on
+that lock, so the checks of one (a live callback, the available balance, the caps) always
+see the writes of the one before, and the balance never goes below what is held.
+"""
+
+from datetime import datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connections, router, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from apps.audit.models import EventType
+from apps.audit.services import audit_sensitive_event
+from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression, hold_build
+from apps.contacts.selectors import contact_get, is_contact_id
+from apps.core.errors import ApiError
+from apps.core.ids import is_id
+from apps.core.money import to_minor
+from apps.core.phones import country_of, parse_e164, readable
+from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
+from apps.numbers.selectors import caller_id_list, is_caller_id_id
+from apps.rates.selectors import rate_for_number
+from apps.telephony import events as ev
+from apps.telephony.carriers import carrier_for
+from apps.telephony.carriers.base import CallbackRequest, CarrierRefused
+
+from .destinations import destination_check
+from .limits import Price, credits_check, limits_check, longest_call, usage_annotations
+from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, Transcript, new_call_id
+from .selectors import calls_of, is_call_id
+from .states import advance, call_save_change
+
+QUOTE_LIFETIME = timedelta(minutes=10)
+
+
+def is_quote_id(value) -> bool:
+    return is_id(value, QUOTE_PREFIX)
+
+
+def _destination(principal, to) -> tuple[str, str]:
+    """``to`` (E.164 or a ``ct_`` id) as (number, the contact or None)."""
+    if not isinstance(to, str) or not to:
+        raise ApiError(
+            "invalid_request", "to is required: a number in E.164 format or a contact id (ct_...).", param="to"
+        )
+    if to.startswith("ct_"):
+        contact = contact_get(principal=principal, contact_id=to) if is_contact_id(to) else None
+        if contact is None:
+            raise ApiError("not_found", "No such contact.", param="to")
+        phones = list(contact.phone_numbers.all())
+        if not phones:
+            raise ApiError("invalid_request", f"{contact.name} has no phone number.", param="to")
+        if len(phones) > 1:
+            labels = ", ".join(f"{p.label} {readable(p.number)}" for p in phones)
+            raise ApiError(
+                "invalid_request",
+                f"{contact.name} has several numbers ({labels}): send the one to call as to, in E.164 format.",
+                param="to",
+            )
+        return phones[0].number, contact
+    return to, None
+
+
+def _parsed(number: str):
+    try:
+        return parse_e164(number)
+    except ValidationError as error:
+        raise ApiError("invalid_request", error.messages[0], param="to") from None
+
+
+def _price_of(rate) -> tuple[Price, object]:
+    per_minute = to_minor(rate.per_minute, rate.currency)
+    return Price(per_minute, rate.first_seconds, rate.next_seconds), per_minute
+
+
+def quote_create(*, principal, to, caller_id=None, record: bool = False, now: datetime | None = None) -> Quote:
+    """A quote for a callback call to ``to``; refusals in docs/design.md's order, each with its code and param."""
+    now = now or timezone.now()
+    user_id, livemode = principal.user.pk, principal.livemode
+    if caller_id is not None and not isinstance(caller_id, str):
+        raise ApiError("invalid_request", "caller_id must be a caller ID id (cid_...).", param="caller_id")
+    if not isinstance(record, bool):
+        raise ApiError("invalid_request", "record must be true or false.", param="record")
+    number, contact = _destination(principal, to)
+    parsed = _parsed(number)
+    rate = rate_for_number(number)
+    if rate is None:
+        raise ApiError("not_found", f"There is no rate for {readable(number)}: it cannot be called.", param="to")
+    destination_check(number, parsed, carrier_for(livemode=livemode))
+    if caller_id is not None and not is_caller_id_id(caller_id):
+        raise ApiError("not_found", "No such caller ID.", param="caller_id")
+    wanted = Q(is_default=True) | Q(pk=caller_id) if caller_id else Q(is_default=True)
+    # The caller IDs, the balance, what is held and what the limits count: one statement.
+    rows = list(
+        caller_id_list(principal=principal)
+        .filter(wanted)
+        .annotate(
+            balance_amount=balance_amount_expression(user_id=user_id, livemode=livemode),
+            held=held_amount_expression(user_id=user_id, livemode=livemode),
+            **usage_annotations(
+                user_id=user_id, livemode=livemode, credential_id=principal.credential_id, to=number, now=now
+            ),
+        )
+    )
+    default = next((row for row in rows if row.is_default), None)
+    shown = next((row for row in rows if row.pk == caller_id), None) if caller_id else default
+    if caller_id and shown is None:
+        raise ApiError("not_found", "No such caller ID.", param="caller_id")
+    if default is None:
+        raise ApiError(
+            "invalid_request",
+            "This account has no default caller ID: the callback rings your own verified phone first, so verify "
+            "one and make it the default.",
+            param="caller_id",
+        )
+    price, per_minute = _price_of(rate)
+    available = default.balance_amount - default.held
+    credits_check(available=available, price=price)
+    caps_left = limits_check(usage=_usage(default), to=number, price=price, now=now)
+    max_duration, max_amount = longest_call(available=available, caps_left=caps_left, price=price)
+    quote = Quote(
+        user_id=user_id,
+        livemode=livemode,
+        created=now,
+        expires_at=now + QUOTE_LIFETIME,
+        to_number=number,
+        to_country=country_of(parsed),
+        contact_id=contact.id if contact else "",
+        label=rate.label,
+        your_number=default.number,
+        caller_id=shown.number,
+        record=record,
+        currency=rate.currency,
+        per_minute_amount_decimal=per_minute,
+        first_seconds=rate.first_seconds,
+        next_seconds=rate.next_seconds,
+        max_duration=max_duration,
+        max_amount=max_amount,
+    )
+    quote.save(force_insert=True)
+    quote.contact_name = contact.name if contact else None
+    return quote
+
+
+def _usage(row) -> dict:
+    return {
+        name: getattr(row, name)
+        for name in (
+            "spent_today",
+            "spent_today_credential",
+            "destinations_today",
+            "called_today",
+            "calls_last_hour",
+            "first_of_last_hour",
+            "live_callback",
+        )
+    }
+
+
+def call_audit(principal, event_type: str, call: Call, at: datetime):
+    """The audit row of a call placed or ended by an app or key (shown on Activity and the app's entry)."""
+    verb = "placed" if event_type == EventType.CALL_PLACED else "ended"
+    return audit_sensitive_event(
+        principal=principal,
+        event_type=event_type,
+        summary=f"{verb} a call to {readable(call.to_number)}",
+        data={"call": call.id, "to": call.to_number},
+        at=at,
+    )
+
+
+def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
+    """Place the quote ``quote_id`` as a callback call: 201 ``ringing_you`` and a hold of its max amount."""
+    now = now or timezone.now()
+    user_id, livemode = principal.user.pk, principal.livemode
+    if not is_quote_id(quote_id):
+        raise ApiError("not_found", "No such quote.", param="quote")
+    with transaction.atomic(savepoint=False):
+        balance_lock(user_id=user_id, livemode=livemode)
+        quote = (
+            Quote.objects.filter(pk=quote_id, user_id=user_id, livemode=livemode)
+            .annotate(
+                balance_amount=balance_amount_expression(user_id=user_id, livemode=livemode),
+                held=held_amount_expression(user_id=user_id, livemode=livemode),
+                **usage_annotations(
+                    user_id=user_id,
+                    livemode=livemode,
+                    credential_id=principal.credential_id,
+                    to=F("to_number"),
+                    now=now,
+                ),
+            )
+            .first()
+        )
+        if quote is None:
+            raise ApiError("not_found", "No such quote.", param="quote")
+        if now >= quote.expires_at:
+            raise ApiError(
+                "quote_expired", "This quote expired (quotes live 10 minutes): ask for a new one.", param="quote"
+            )
+        if quote.call_id:
+            raise ApiError("quote_used", f"This quote was already placed as the call {quote.call_id}.", param="quote")
+        if quote.live_callback:
+            raise ApiError(
+                "call_in_progress",
+                f"The call {quote.live_callback} is still live: end it or wait until it ends, then place this one.",
+            )
+        price = Price(quote.per_minute_amount_decimal, quote.first_seconds, quote.next_seconds)
+        available = quote.balance_amount - quote.held
+        credits_check(available=available, price=price)
+        caps_left = limits_check(usage=_usage(quote), to=quote.to_number, price=price, now=now)
+        longest, _ = longest_call(available=available, caps_left=caps_left, price=price)
+        max_duration = min(quote.max_duration, longest)
+        call = _placed_call(principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now)
+    return call
+
+
+def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int, now: datetime) -> Call:
+    connection = connections[router.db_for_write(Call)]
+    call = Call(
+        id=new_call_id(),
+        user_id=quote.user_id,
+        livemode=quote.livemode,
+        created=now,
+        direction=Direction.OUTBOUND,
+        status=Status.QUEUED,
+        from_number=quote.caller_id,
+        to_number=quote.to_number,
+        to_country=quote.to_country,
+        contact_id=quote.contact_id,
+        per_minute_amount_decimal=quote.per_minute_amount_decimal,
+        first_seconds=quote.first_seconds,
+        next_seconds=quote.next_seconds,
+        currency=quote.currency,
+        quote_id=quote.id,
+        your_number=quote.your_number,
+        caller_id=quote.caller_id,
+        record=quote.record,
+        max_duration=max_duration,
+        credential_id=principal.credential_id,
+    )
+    carrier = carrier_for(livemode=quote.livemode)
+    call.carrier = carrier.name
+    request = CallbackRequest(
+        call_id=call.id,
+        your_number=call.your_number,
+        to=call.to_number,
+        caller_id=call.caller_id,
+        record=call.record,
+        max_duration=max_duration,
+        livemode=call.livemode,
+        now=now,
+    )
+    try:
+        placed = carrier.place_callback(request)
+        call.carrier_ref = placed.ref
+        reported = [(event.kind, event.at) for event in placed.events]
+    except CarrierRefused:
+        reported = [(ev.REFUSED, now)]
+    for kind, at in reported:
+        advance(call, kind, at)
+    writes, hold = [], None
+    if call.is_live:
+        hold, hold_insert = hold_build(
+            user_id=call.user_id, livemode=call.livemode, amount=max_amount, source=call.id, now=now
+        )
+        call.hold_id, call.spend = hold.id, max_amount
+        writes.append(hold_insert)
+    audit = call_audit(principal, EventType.CALL_PLACED, call, now)
+    writes += [
+        insert_statement(call, connection),
+        update_row_statement(Quote, quote.pk, connection, call_id=call.id),
+        insert_statement(audit, connection),
+    ]
+    try:
+        write_together(writes, using=connection.alias)
+    except IntegrityError:
+        # Only the one-live-callback index can refuse these rows; the balance lock makes it unreachable.
+        raise ApiError("call_in_progress", "Another call of this account is still live.") from None
+    for obj in (hold, call, audit):
+        if obj is not None:
+            inserted(obj, connection)
+    quote.call_id = call.id
+    call.transcript_ref = None  # a new call has none: the serializer needs no query to say so
+    return call
+
+
+def call_refresh(call: Call) -> bool:
+    """Let the carrier bring a live callback's events up to now; True when it may have changed."""
+    if not call.quote_id or not call.is_live:
+        return False
+    carrier_for(livemode=call.livemode).refresh(call_id=call.id, ref=call.carrier_ref, livemode=call.livemode)
+    return True
+
+
+def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | None:
+    """End one of the principal's calls: before the answer it is canceled, in progress completed,
+    already ended unchanged. None when the principal has no such call.
+
+    The carrier's events already due are applied first, so a call that ended on its own is
+    not ended again (nor billed to now)."""
+    if not is_call_id(call_id):
+        return None
+    carrier_for(livemode=principal.livemode).refresh(call_id=call_id, ref="", livemode=principal.livemode)
+    now = now or timezone.now()
+    with transaction.atomic(savepoint=False):
+        call = calls_of(principal).select_for_update().filter(pk=call_id).first()
+        if call is None:
+            return None
+        call.transcript_ref = None if call.quote_id else _transcript_id(call)
+        changed = advance(call, ev.END_REQUESTED, now) if call.is_live else None
+        call.ended_by_this_request = changed is not None
+        if changed is None:
+            return call
+        audit = call_audit(principal, EventType.CALL_ENDED, call, now)
+        call_save_change(call, changed, audit=audit)
+        carrier = carrier_for(livemode=call.livemode)
+        ref = call.carrier_ref
+        transaction.on_commit(lambda: carrier.end(call_id=call.id, ref=ref, livemode=call.livemode))
+    return call
+
+
+def _transcript_id(call: Call) -> str | None:
+    return Transcript.objects.filter(call_id=call.pk).values_list("id", flat=True).first()

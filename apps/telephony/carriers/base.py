@@ -1,0 +1,112 @@
+"""The one interface of a carrier (docs/design.md, Phase 3 "The carrier boundary").
+
+A carrier adapter translates between this interface and one telephony provider: it never
+decides a call's state, never bills, never reads our tables. It reports what happened as
+normalized events (``apps.telephony.events``); the calls app applies them to its
+transitions table. A Twilio adapter is one module: ``place_callback`` is ``POST /Calls``
+to your phone with ``<Gather numDigits=1>`` then ``<Dial callerId=...>``, ``end`` is an
+update to ``canceled``/``completed``, ``parse_callback`` checks ``X-Twilio-Signature`` and
+maps ``CallStatus``/``Digits`` to event kinds.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..events import CarrierEvent
+
+
+@dataclass(frozen=True)
+class DestinationCheck:
+    """Whether the carrier will call a number; ``reason`` says why not, for the user."""
+
+    allowed: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class CallbackRequest:
+    """A callback call to set up: ring ``your_number``, wait for 1, then ring ``to`` showing ``caller_id``."""
+
+    call_id: str
+    your_number: str
+    to: str
+    caller_id: str
+    record: bool
+    max_duration: int
+    livemode: bool
+    now: datetime
+
+
+@dataclass(frozen=True)
+class PlacedCallback:
+    """The carrier's reference of a placed callback and the events it reported at once."""
+
+    ref: str
+    events: list[CarrierEvent] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InboundMessage:
+    """An SMS the carrier delivered to one of the account's numbers."""
+
+    to: str  # our number, E.164
+    sender: str  # E.164 or an alphanumeric sender ("HSBC")
+    body: str
+    received_at: datetime
+    livemode: bool = True
+
+
+@dataclass(frozen=True)
+class TranscriptionRequest:
+    """A transcription of a recorded call; its outcome comes back as a ``transcription`` event."""
+
+    subject: str  # our id of what is transcribed (a call_ or trs_ id): the events' subject
+    call_ref: str
+    to: str
+    language: str
+    livemode: bool
+    now: datetime
+
+
+class CarrierRefused(Exception):
+    """The carrier would not take the request (an outage, a refusal); ``message`` says what happened."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class Carrier(ABC):
+    """One telephony provider. Instances are cheap and stateless; settings choose which."""
+
+    name: str
+
+    @abstractmethod
+    def check_destination(self, *, to: str) -> DestinationCheck:
+        """Whether this carrier calls ``to`` (E.164); the service's own rules are checked apart."""
+
+    @abstractmethod
+    def place_callback(self, request: CallbackRequest) -> PlacedCallback:
+        """Start a callback call; later events arrive through ``deliver``. Raises ``CarrierRefused``."""
+
+    @abstractmethod
+    def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
+        """Hang up or cancel a live call; idempotent (ending an ended call does nothing)."""
+
+    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> None:
+        """Bring a live call's events up to now before it is read; carriers that push them need nothing."""
+        return None
+
+    @abstractmethod
+    def parse_callback(self, request) -> list[CarrierEvent]:
+        """The events of a callback the carrier sent to ``/carrier/<name>/...``, after checking that the
+        carrier signed it; raises ``CarrierRefused`` for one it did not."""
+
+    @abstractmethod
+    def parse_inbound_message(self, payload) -> InboundMessage:
+        """An inbound SMS from the carrier's callback (a request, or the simulator's dict)."""
+
+    @abstractmethod
+    def request_transcription(self, request: TranscriptionRequest) -> str:
+        """Start a transcription; returns the carrier's reference of it."""

@@ -1,0 +1,105 @@
+"""The simulated carrier: the default, and always test mode's (docs/calls.md "The simulator").
+
+It calls nobody. Placing a callback writes the events of its script (``simulator.py``) as
+durable work due at their times, in the placing transaction; the worker delivers each when
+due, and a read of a live call delivers those already due (``refresh``), so the quick start
+progresses without a worker. Events for a call that has ended meanwhile are ignored by the
+calls app, so ending needs nothing here.
+"""
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from apps.jobs.public import enqueue, run_due
+
+from .. import events as ev
+from .. import simulator
+from ..events import CarrierEvent, deliver
+from .base import (
+    CallbackRequest,
+    Carrier,
+    CarrierRefused,
+    DestinationCheck,
+    InboundMessage,
+    PlacedCallback,
+    TranscriptionRequest,
+)
+
+EVENT_JOB = "telephony.simulated_event"
+
+
+def schedule(event: CarrierEvent, then: list[CarrierEvent] = (), *, dedupe: bool = True) -> None:
+    """``event`` as durable work due at its time, carrying the script's later events: each is written
+    when the one before it is delivered, so placing a call writes one row, not one per event.
+    Deduplicated on (subject, kind): one kind of event happens once to one call."""
+    enqueue(
+        EVENT_JOB,
+        {"event": event.as_payload(), "then": [later.as_payload() for later in then]},
+        run_at=event.at,
+        dedupe_key=f"{event.subject}:{event.kind}" if dedupe else None,
+        subject=event.subject,
+    )
+
+
+def play(payload: dict) -> None:
+    """Deliver one scripted event and schedule the next (``jobs.py``)."""
+    deliver(CarrierEvent.from_payload(payload["event"]))
+    then = [CarrierEvent.from_payload(item) for item in payload.get("then") or ()]
+    if then:
+        schedule(then[0], then[1:])
+
+
+class SimulatedCarrier(Carrier):
+    name = "simulated"
+
+    def check_destination(self, *, to: str) -> DestinationCheck:
+        if simulator.destination(to).blocked:
+            return DestinationCheck(False, "The simulator blocks this number (its magic number for a refusal).")
+        return DestinationCheck(True)
+
+    def place_callback(self, request: CallbackRequest) -> PlacedCallback:
+        script = [
+            self._event(request.call_id, kind, request.now + timedelta(seconds=after), request.livemode)
+            for after, kind in simulator.timeline(
+                your=request.your_number, to=request.to, max_duration=request.max_duration
+            )
+        ]
+        # A new call's first row needs no dedupe (nothing else can have written it): one statement.
+        schedule(script[0], script[1:], dedupe=False)
+        ringing = self._event(request.call_id, ev.YOU_RINGING, request.now, request.livemode)
+        return PlacedCallback(ref=f"sim_{request.call_id}", events=[ringing])
+
+    def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
+        return None
+
+    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> None:
+        run_due(subject=call_id)
+
+    def parse_callback(self, request) -> list[CarrierEvent]:
+        raise CarrierRefused("The simulator sends no callbacks: its events are durable work.")
+
+    def parse_inbound_message(self, payload) -> InboundMessage:
+        """``payload``: ``{"number", "from", "body", "received_at"?, "livemode"?}``; the code sender's body is fixed."""
+        sender = payload["from"]
+        body = simulator.CODE_BODY if sender == simulator.CODE_SENDER else payload["body"]
+        return InboundMessage(
+            to=payload["number"],
+            sender=sender,
+            body=body,
+            received_at=payload.get("received_at") or timezone.now(),
+            livemode=bool(payload.get("livemode", True)),
+        )
+
+    def request_transcription(self, request: TranscriptionRequest) -> str:
+        at = request.now + timedelta(seconds=simulator.TRANSCRIPTION_SECONDS)
+        if request.to == simulator.TRANSCRIPTION_FAILS_TO:
+            kind, detail = ev.TRANSCRIPTION_FAILED, {"reason": simulator.TRANSCRIPTION_FAILURE}
+        else:
+            kind, detail = ev.TRANSCRIPTION_COMPLETED, {"language": request.language}
+        schedule(CarrierEvent(ev.TRANSCRIPTION, kind, request.subject, at, request.livemode, detail))
+        return f"sim_{request.subject}"
+
+    @staticmethod
+    def _event(call_id: str, kind: str, at: datetime, livemode: bool) -> CarrierEvent:
+        return CarrierEvent(ev.CALL, kind, call_id, at, livemode)

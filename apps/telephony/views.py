@@ -1,0 +1,33 @@
+"""``/carrier/<name>/<what>``: where a real carrier's callbacks land, outside /v1 (docs/design.md, Phase 3).
+
+The adapter checks the carrier's signature and translates; each normalized event goes to
+its receiver. Nothing here knows a call's states.
+"""
+
+import logging
+
+from django.http import HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from .carriers import carrier_named
+from .carriers.base import CarrierRefused
+from .events import deliver
+
+logger = logging.getLogger(__name__)
+
+
+@csrf_exempt
+@require_POST
+def carrier_callback(request, name: str, what: str):
+    carrier = carrier_named(name)
+    if carrier is None:
+        return JsonResponse({"error": "unknown carrier"}, status=404)
+    try:
+        events = carrier.parse_callback(request)
+    except CarrierRefused as refused:
+        logger.warning("carrier callback refused: %s %s: %s", name, what, refused.message)
+        return JsonResponse({"error": "refused"}, status=403)
+    for event in events:
+        deliver(event)
+    return HttpResponse(status=204)

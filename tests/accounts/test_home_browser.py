@@ -1,0 +1,56 @@
+"""Home in Debian's Chromium at a phone's width and a laptop's: what apps can see, each
+line a link to the page that changes it, and nothing wider than the screen."""
+
+import pytest
+
+from apps.accounts.security import sharing_update
+from apps.numbers.services import number_set_messages_opt_in
+from tests.billing.factories import append
+from tests.browser import launch_chromium, require_browser
+from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.numbers.factories import make_number
+from tests.support.factories import UserFactory
+from tests.support.oauth import issue, make_client
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+
+LINKS = {
+    "#home-billing-link": "/billing",
+    "#home-numbers-link": "/settings/sharing",
+    "#home-sharing-link": "/settings/sharing",
+    "#home-apps-link": "/settings/connected-apps",
+}
+
+
+@by_width
+def test_home_shows_what_apps_can_see(service, width):
+    user = UserFactory(email="ada@example.com")
+    append(user, type="top_up", amount=2363)
+    shared = make_number(user, "+442071838750", sms=True)
+    make_number(user, "+442079460011", label="Office line with a long descriptive label")
+    number_set_messages_opt_in(user=user, number_id=shared.pk, value=True)
+    sharing_update(user=user, call_summaries=True, message_reading=True)
+    app = make_client(name="Pocket Assistant with a long name for a small screen")
+    issue(user, app, resource=f"{service}/mcp", scope="rates:read credits:read calls:place")
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 800})
+            sign_in(page, service, user.email)
+            seen = page.inner_text("#visible")
+            assert "$23.63" in seen
+            assert "+442071838750: shares its messages" in seen
+            assert "+442079460011 (Office line with a long descriptive label): messages not shared" in seen
+            assert "On: apps allowed to read transcripts can read your call summaries" in seen
+            assert "Pocket Assistant with a long name for a small screen: 3 permissions, 1 sensitive" in seen
+            assert_fits(page, "home")
+            for link, path in LINKS.items():
+                page.goto(f"{service}/")
+                page.click(link)
+                page.wait_for_url(f"{service}{path}")
+        finally:
+            browser.close()

@@ -1,0 +1,82 @@
+"""Statements a callback costs on a cached credential: a quote at most 4, a placement at most 6 (its
+writes in one transaction), an end at most 6 (4, and the call.ended webhook event with the read of the
+endpoints that hear of it). PostgreSQL writes a placement's or an end's rows in one
+statement; SQLite, which has no data-modifying WITH, one each (the bounds are PostgreSQL's)."""
+
+import contextlib
+import json
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from apps.jobs.public import run_due
+from tests.calls.callbacks import CALLEE, STAYS, frozen_clock, ready
+from tests.support.credentials import cached_key_secret
+
+# Outside a test transaction, as a request runs: its own transactions are BEGIN and COMMIT, not savepoints.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MAX_QUOTE, MAX_PLACE, MAX_END = 4, 6, 6
+
+
+@pytest.fixture
+def secret(store, owner):
+    ready(owner)
+    return cached_key_secret(owner, ["calls:place", "calls:read"])
+
+
+def post(secret, path, body=None, key=None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    if key:
+        headers["HTTP_IDEMPOTENCY_KEY"] = key
+    data = "" if body is None else json.dumps(body)
+    return Client().post(path, data=data, content_type="application/json", **headers)
+
+
+TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"}
+
+
+def _publishes_webhook_event(sql: str) -> bool:
+    # The call.* webhook events the state service publishes are the webhooks app's statements,
+    # bounded by its own tests; these bounds are the call's own.
+    return '"webhooks_' in sql.split(" WHERE ")[0]
+
+
+@contextlib.contextmanager
+def at_most(n: int):
+    """At most ``n`` statements (BEGIN and COMMIT, which psycopg logs, are not statements of the answer)."""
+    with CaptureQueriesContext(connection) as captured:
+        yield
+    sent = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].strip().upper() not in TRANSACTION_CONTROL and not _publishes_webhook_event(q["sql"])
+    ]
+    bound = n if connection.vendor == "postgresql" else n + 6  # SQLite: one statement per written row
+    assert len(sent) <= bound, "\n".join(sent)
+
+
+def test_quote_place_end(secret):
+    with at_most(MAX_QUOTE):
+        quote = post(secret, "/v1/quotes", {"to": CALLEE})
+    assert quote.status_code == 201, quote.content
+    with at_most(MAX_PLACE):
+        placed = post(secret, "/v1/calls", {"quote": quote.json()["id"]}, key=str(uuid.uuid4()))
+    assert placed.status_code == 201, placed.content
+    with at_most(MAX_END):
+        ended = post(secret, f"/v1/calls/{placed.json()['id']}/end")
+    assert ended.status_code == 200 and ended.json()["status"] == "canceled"
+
+
+def test_ending_a_call_in_progress_charges_within_the_bound(secret):
+    with frozen_clock() as clock:
+        quote = post(secret, "/v1/quotes", {"to": STAYS}).json()
+        call = post(secret, "/v1/calls", {"quote": quote["id"]}, key=str(uuid.uuid4())).json()
+        run_due(now=clock.tick(10))  # answered at +9
+        clock.tick(30)
+        with at_most(MAX_END):
+            ended = post(secret, f"/v1/calls/{call['id']}/end")
+    assert ended.json()["status"] == "completed" and ended.json()["amount"] == 6

@@ -260,6 +260,7 @@ GUIDANCE: dict[str, Guidance] = {
         "Messages of a number whose sharing switch is off (param number names it): the account holder has not "
         "let connected apps read that number's messages, or turned it off since. The message names the page.",
         "Ask the user to turn on message reading for that number on the sharing page; do not retry until they have.",
+    ),
     "quote_expired": Guidance(
         "POST /v1/calls named a quote past its expires_at (a quote lives 10 minutes); param quote.",
         "Ask for a new quote, confirm its price with the user, and place that one.",

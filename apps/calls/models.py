@@ -97,21 +97,25 @@ class Call(models.Model):
     next_seconds = models.PositiveIntegerField(default=60)
     currency = models.CharField(max_length=3, default=default_currency)
     # Callback calls (placed from a quote); empty or null on calls the telephony core wrote.
-    quote_id = models.CharField(max_length=32, blank=True, default="")
-    your_number = models.CharField(max_length=16, blank=True, default="", help_text="The phone that rang first.")
-    caller_id = models.CharField(max_length=16, blank=True, default="", help_text="What the callee saw.")
-    record = models.BooleanField(default=False)
+    quote_id = models.CharField(max_length=32, blank=True, default="", db_default="")
+    your_number = models.CharField(
+        max_length=16, blank=True, default="", db_default="", help_text="The phone that rang first."
+    )
+    caller_id = models.CharField(max_length=16, blank=True, default="", db_default="", help_text="What the callee saw.")
+    record = models.BooleanField(default=False, db_default=False)
     max_duration = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds; the call ends then.")
-    end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True, default="")
+    end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True, default="", db_default="")
     ringing_you_at = models.DateTimeField(null=True, blank=True)
     ringing_at = models.DateTimeField(null=True, blank=True)
     # The key or connection that placed it (its daily cap), and what it counts against the caps:
     # its hold while live, its charge once ended.
-    credential_id = models.CharField(max_length=255, blank=True, default="")
-    spend = models.BigIntegerField(default=0, help_text="Minor units: the hold while live, the charge once ended.")
-    hold_id = models.CharField(max_length=32, blank=True, default="")
-    carrier = models.CharField(max_length=32, blank=True, default="")
-    carrier_ref = models.CharField(max_length=64, blank=True, default="")
+    credential_id = models.CharField(max_length=255, blank=True, default="", db_default="")
+    spend = models.BigIntegerField(
+        default=0, db_default=0, help_text="Minor units: the hold while live, the charge once ended."
+    )
+    hold_id = models.CharField(max_length=32, blank=True, default="", db_default="")
+    carrier = models.CharField(max_length=32, blank=True, default="", db_default="")
+    carrier_ref = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [

@@ -81,6 +81,8 @@ class RedisCluster:
     def __init__(self, directory, primaries: int = 3):
         self.directory = directory
         self.ports = [free_port() for _ in range(primaries)]
+        # The cluster bus would default to port + 10000, past 65535 for a high free port.
+        self.bus_ports = [free_port() for _ in range(primaries)]
         self.processes: list[subprocess.Popen] = []
 
     @property
@@ -94,7 +96,7 @@ class RedisCluster:
 
     def _launch(self) -> None:
         Path(self.directory).mkdir(parents=True, exist_ok=True)
-        for port in self.ports:
+        for port, bus_port in zip(self.ports, self.bus_ports, strict=True):
             self.processes.append(
                 subprocess.Popen(
                     [
@@ -109,6 +111,8 @@ class RedisCluster:
                         "no",
                         "--cluster-enabled",
                         "yes",
+                        "--cluster-port",
+                        str(bus_port),
                         "--cluster-config-file",
                         f"nodes-{port}.conf",
                         "--dir",
@@ -132,6 +136,7 @@ class RedisCluster:
                 if attempt == 2:
                     raise
                 self.ports = [free_port() for _ in self.ports]
+                self.bus_ports = [free_port() for _ in self.ports]
         nodes = [f"127.0.0.1:{port}" for port in self.ports]
         subprocess.run(
             ["redis-cli", "--cluster", "create", *nodes, "--cluster-replicas", "0", "--cluster-yes"],

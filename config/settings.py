@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "apps.calls",
     "apps.contacts",
     "apps.numbers",
+    "apps.messages",
     "apps.webhooks",
     # The carrier boundary: the telephony core behind one interface, and its simulator.
     "apps.telephony",
@@ -134,6 +135,8 @@ BEARER_RESOLVERS = {
 
 # The account currency of balances, rates and call costs (lowercase ISO 4217).
 SERVICE_CURRENCY = env("SERVICE_CURRENCY", "usd")
+# Days a received message is kept (manage.py purge_messages deletes older ones).
+MESSAGE_RETENTION_DAYS = int(env("MESSAGE_RETENTION_DAYS", "30"))
 # A balance below this many minor units of SERVICE_CURRENCY (500 = $5.00, a few calls' worth)
 # answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
 LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))

@@ -85,6 +85,9 @@ REGISTRY: dict[str, ErrorCode] = {
     "invalid_decision": ErrorCode(400, INVALID_REQUEST, "decision must be allow or deny."),
     "connection_not_found": ErrorCode(404, NOT_FOUND, "No such connected app."),
     "insufficient_credits": ErrorCode(402, CREDITS, "Your balance is too low for this operation."),
+    "number_not_opted_in": ErrorCode(
+        403, PERMISSION, "The account holder has not turned on message reading for this number."
+    ),
     "quote_expired": ErrorCode(410, INVALID_REQUEST, "This quote has expired. Ask for a new quote."),
     "quote_used": ErrorCode(409, INVALID_REQUEST, "This quote was already placed as a call."),
     "call_in_progress": ErrorCode(409, INVALID_REQUEST, "A callback call of this account is already live."),

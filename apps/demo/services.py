@@ -15,6 +15,7 @@ from django.db import transaction
 from apps.billing import demo as billing_demo
 from apps.calls import demo as calls_demo
 from apps.contacts import demo as contacts_demo
+from apps.messages import demo as messages_demo
 from apps.numbers import demo as numbers_demo
 from apps.rates.selectors import rate_for_number
 
@@ -45,3 +46,6 @@ def demo_seed_mode(*, user, livemode: bool, now: datetime, seed: int) -> None:
     billing_demo.seed(
         user=user, livemode=livemode, rng=rng("billing"), now=now, charges=[*number_charges, *call_charges]
     )
+
+    # 5. Messages received on the first SMS-capable number, codes among them.
+    messages_demo.seed(user=user, livemode=livemode, rng=rng("messages"), now=now)

@@ -17,6 +17,7 @@ import mcp_types as types
 from django.db import InterfaceError, OperationalError
 from jsonschema.validators import validator_for
 
+from apps.core.errors import ApiError
 from apps.core.inputs import find_in_json
 
 from .schema_precheck import Check, compile_precheck
@@ -24,6 +25,9 @@ from .schema_precheck import Check, compile_precheck
 logger = logging.getLogger(__name__)
 
 PREFIX = "svc_"
+# A tool that spends a budget of its own (message reads) is refused with the HTTP answer: 429, or 503
+# when the limiter cannot say.
+HTTP_LEVEL_STATUSES = frozenset({429, 503})
 UNAVAILABLE = "The service is temporarily unavailable. Try again in a minute."
 
 
@@ -193,6 +197,11 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
         structured = spec.handler(principal=principal, arguments=arguments)
     except ToolFailure as failure:
         return failure_result(failure.message)
+    except ApiError as error:
+        if error.entry.status in HTTP_LEVEL_STATUSES:
+            raise  # a budget a tool spends is refused at the HTTP level (docs/spec.md 7.4), as on /v1
+        logger.exception("MCP tool %s failed", spec.name)
+        return failure_result(UNAVAILABLE)
     except (OperationalError, InterfaceError):
         raise  # the database unreachable or a statement past its bound: the view answers 503
     except Exception:

@@ -81,7 +81,7 @@ def seed(*, user, livemode: bool, rng, now: datetime) -> list[dict]:
             user=user,
             livemode=livemode,
             created=rented,
-            number=demo_number(rng, plan.region, _KINDS[plan.type]),
+            number=demo_number(rng, plan.region, _KINDS[plan.type], free=_free_for(user, livemode)),
             type=plan.type,
             voice=True,
             sms=plan.sms,
@@ -123,15 +123,28 @@ def seed(*, user, livemode: bool, rng, now: datetime) -> list[dict]:
     return sorted(charges, key=lambda charge: charge["created"])
 
 
-def demo_number(rng, region: str, kind) -> str:
-    """A valid number of that region and kind: phonenumbers' example with new last digits."""
+def _free_for(user, livemode: bool):
+    """Whether no other account holds a number in this mode: a number belongs to one account in each
+    mode (its messages and calls reach that account only), so two accounts seeded alike get different ones."""
+
+    def free(number: str) -> bool:
+        return not Number.objects.filter(livemode=livemode, number=number).exclude(user=user).exists()
+
+    return free
+
+
+def demo_number(rng, region: str, kind, *, free=None) -> str:
+    """A valid number of that region and kind: phonenumbers' example with new last digits; with ``free``,
+    one it accepts."""
     example = phonenumbers.example_number_for_type(region, kind) or phonenumbers.example_number(region)
     national = phonenumbers.national_significant_number(example)  # keeps Italy's leading 0
-    for _attempt in range(20):
+    for _attempt in range(200):
         candidate = phonenumbers.parse(f"+{example.country_code}{national[:-4]}{rng.randint(0, 9999):04d}", None)
         if phonenumbers.is_valid_number(candidate):
-            return phonenumbers.format_number(candidate, phonenumbers.PhoneNumberFormat.E164)
-    return phonenumbers.format_number(example, phonenumbers.PhoneNumberFormat.E164)
+            e164 = phonenumbers.format_number(candidate, phonenumbers.PhoneNumberFormat.E164)
+            if free is None or free(e164):
+                return e164
+    raise RuntimeError(f"no free demo number left in {region}")
 
 
 def _daytime(rng, day: datetime) -> datetime:

@@ -38,7 +38,7 @@ def caller_id_list(*, principal) -> QuerySet[CallerId]:
 
 def number_list_for_sharing(*, user) -> list[Number]:
     """The numbers whose message-reading switch the sharing screen shows: the account's active
-    live numbers (connected apps only ever act in live mode), oldest first."""
+    numbers of both modes (test-mode keys read test numbers' messages), live ones first, each oldest first."""
     return list(
-        Number.objects.filter(user_id=user.pk, livemode=True, status=NumberStatus.ACTIVE).order_by("created", "id")
+        Number.objects.filter(user_id=user.pk, status=NumberStatus.ACTIVE).order_by("-livemode", "created", "id")
     )

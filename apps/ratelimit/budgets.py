@@ -77,9 +77,10 @@ QUOTES_PRINCIPAL = per_minute("quotes.principal", 20, PRINCIPAL)
 QUOTES_USER = per_minute("quotes.user", 20, USER)
 CALLS_PRINCIPAL = per_minute("calls.principal", 10, PRINCIPAL)
 CALLS_USER = per_minute("calls.user", 10, USER)
-MESSAGES_PRINCIPAL = per_minute("messages.principal", 60, PRINCIPAL, live=False)
-MESSAGES_USER = per_minute("messages.user", 120, USER, live=False)
-MESSAGES_NUMBER = per_minute("messages.number", 10, NUMBER, live=False)
+MESSAGES_PRINCIPAL = per_minute("messages.principal", 60, PRINCIPAL)
+MESSAGES_USER = per_minute("messages.user", 120, USER)
+# Beside the caller's budgets: one number's messages, whoever reads them (REST and the tool alike).
+MESSAGES_NUMBER = per_minute("messages.number", 10, NUMBER)
 KEY_MANAGEMENT_USER = per_minute("keys.user", 30, USER)
 
 # --- 8.2 Unauthenticated and OAuth budgets -------------------------------------
@@ -163,6 +164,7 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "quotes": (QUOTES_PRINCIPAL, QUOTES_USER),
     "calls": (CALLS_PRINCIPAL, CALLS_USER),
     "messages": (MESSAGES_PRINCIPAL, MESSAGES_USER),
+    "messages.number": (MESSAGES_NUMBER,),
     "key_management": (KEY_MANAGEMENT_USER,),
     "metadata": (METADATA_IP,),
     "authorize": (AUTHORIZE_REGISTER_IP,),

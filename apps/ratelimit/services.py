@@ -50,6 +50,15 @@ def ratelimit_class(*, request, name: str, principal=None, user=None, number: st
     return evaluate(request, build_checks(table.CLASSES[name], subject))
 
 
+def ratelimit_numbers(*, request, name: str, numbers) -> Decision | None:
+    """Consume one request of budget class ``name`` for each of ``numbers`` (an opaque id each), in one
+    store call: a read of several numbers' data spends each number's budget, or none of them."""
+    checks = []
+    for number in dict.fromkeys(numbers):
+        checks += build_checks(table.CLASSES[name], subject_of(None, number=number))
+    return evaluate(_request(request), checks)
+
+
 def ratelimit_bearer_failure(*, request, error: ApiError) -> ApiError:
     """A presented bearer credential failed lookup: the error to answer with.
 

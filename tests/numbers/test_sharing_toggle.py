@@ -30,7 +30,7 @@ def test_a_number_is_off_by_default(user):
     assert make_number(user).messages_opt_in is False
 
 
-def test_the_page_shows_each_active_live_number_unticked(user, browser):
+def test_the_page_shows_each_active_number_of_both_modes_unticked(user, browser):
     london = make_number(user, "+442071838750", label="London office")
     berlin = make_number(user, "+493012345678")
     canceled = make_number(user, "+442071838751", status="canceled")
@@ -40,7 +40,9 @@ def test_the_page_shows_each_active_live_number_unticked(user, browser):
     assert f'name="messages_opt_in" value="{london.id}"' in html
     assert "+442071838750 (London office)" in html
     assert f'name="messages_opt_in" value="{berlin.id}"' in html
-    for hidden in (canceled, test_mode, others):
+    # Test-mode numbers are listed too, marked.
+    assert f'value="{test_mode.id}" > +442071838752 <span class="muted">test mode</span>' in html
+    for hidden in (canceled, others):
         assert hidden.id not in html
     assert "checked" not in html
 

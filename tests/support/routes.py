@@ -65,9 +65,11 @@ def resource_routes() -> list[Route]:
 
 
 def app_examples(label: str) -> ModuleType:
-    """``tests/<label>/routes.py``: the app's examples of its own routes."""
+    """``tests/<app folder>/routes.py``: the app's examples of its own routes (the folder mirrors
+    ``apps/<app folder>``, whose label may differ: apps.messages is labelled inbox)."""
+    folder = apps.get_app_config(label).name.rsplit(".", 1)[-1]
     try:
-        return import_module(f"tests.{label}.routes")
+        return import_module(f"tests.{folder}.routes")
     except ModuleNotFoundError as missing:
         raise AssertionError(
             f"the app {label!r} serves /v1 resource routes but tests/{label}/routes.py, its examples for the "

@@ -1,0 +1,176 @@
+"""GET /v1/messages and GET /v1/messages/{id} (DESIGN, Phase 3). Scope messages:read.
+
+The message reads budget (docs/spec.md 8.1) replaces the reads budget on both, and each
+number read spends its own (apps/messages/reading.py).
+"""
+
+import re
+from datetime import UTC, datetime
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+
+from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
+from apps.core.errors import ApiError
+
+from . import reading, selectors
+from .models import MAX_SENDER, MESSAGE_PREFIX
+from .serializers import MessageSerializer
+
+SCOPE = "messages:read"
+TAG = ["Messages"]
+_SECONDS = re.compile(r"[0-9]{1,11}")
+# E.164 or an alphanumeric sender id; a "+" sent unescaped in a query string arrives as a space.
+_SENDER = re.compile(rf"[+ ]?[0-9A-Za-z][0-9A-Za-z .&'-]{{0,{MAX_SENDER - 1}}}")
+
+
+def query_number(value: str) -> str:
+    """A number as a query string may carry it: ``+44...`` sent unescaped arrives as `` 44...``."""
+    return "+" + value[1:] if value[:1] == " " and value[1:].isdigit() else value
+
+
+def parse_sender(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not _SENDER.fullmatch(value):
+        raise ApiError(
+            "invalid_request", "from must be a phone number in E.164 form or an alphanumeric sender.", param="from"
+        )
+    return query_number(value)
+
+
+def parse_time(request, name: str) -> datetime | None:
+    value = request.query_params.get(name)
+    if value is None:
+        return None
+    if not _SECONDS.fullmatch(value):
+        raise ApiError("invalid_request", f"{name} must be a time in Unix seconds.", param=name)
+    return datetime.fromtimestamp(int(value), tz=UTC)
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
+
+FORBIDDEN = _error(
+    "insufficient_scope: the credential lacks messages:read, or asks for messages older than 60 minutes "
+    'without messages:history (WWW-Authenticate names the scope: scope="messages:history"). '
+    "number_not_opted_in (param number): the number's sharing switch is off; the message names the page."
+)
+NUMBER_PARAMETER = OpenApiParameter(
+    "number",
+    str,
+    description=(
+        "Only messages received by this number of yours: its id (num_...) or its E.164 form. Without it, every "
+        "number whose messages you may read. A number not yours is 404 not_found; one whose sharing switch is off "
+        "is 403 number_not_opted_in."
+    ),
+)
+LIST_PARAMETERS = [
+    NUMBER_PARAMETER,
+    OpenApiParameter("from", str, description="Only messages from this sender (E.164, or an alphanumeric sender)."),
+    OpenApiParameter(
+        "created[gte]",
+        int,
+        description=(
+            "Unix seconds: only messages received at or after it. Older than 60 minutes ago needs messages:history."
+        ),
+    ),
+    OpenApiParameter(
+        "created[lt]",
+        int,
+        description="Unix seconds: only messages received before it. 60 minutes ago or earlier needs messages:history.",
+    ),
+    *cursor_parameters(prefix=MESSAGE_PREFIX, format="message-id", objects="messages"),
+]
+
+
+class MessageListApi(ResourceListApi):
+    """Messages received on your numbers, newest first."""
+
+    required_scope = SCOPE
+    ratelimit_class = "messages"
+    cursor_id_prefix = MESSAGE_PREFIX
+
+    @extend_schema(
+        operation_id="list_messages",
+        tags=TAG,
+        summary="List messages received on your numbers, newest first",
+        description=(
+            "Messages of the credential's mode, on the numbers whose messages the account holder lets apps read. "
+            "Without messages:history the list stops at 60 minutes ago. Messages are kept 30 days."
+        ),
+        parameters=LIST_PARAMETERS,
+        responses={
+            200: MessageSerializer(many=True),
+            400: _error(
+                "invalid_request: a filter is malformed (param names it); invalid_limit; invalid_cursor: a cursor "
+                "that is not a message you can read in this list, or both cursors."
+            ),
+            403: FORBIDDEN,
+            404: _error("not_found (param number): the number is not one of yours in this mode."),
+            429: _error("rate_limited: the message reads budget, or 10 reads a minute of one number."),
+        },
+    )
+    def get(self, request):
+        params = request.query_params
+        sender = parse_sender(params.get("from"))
+        gte, lt = parse_time(request, "created[gte]"), parse_time(request, "created[lt]")
+        principal = request.auth
+        number = None
+        if params.get("number") is not None:
+            number = reading.readable_number(principal=principal, value=query_number(params["number"]))
+        now = timezone.now()
+        since = reading.window_start(principal, now)
+        if since is not None and ((gte is not None and gte < since) or (lt is not None and lt <= since)):
+            raise reading.history_needed("Reading messages older than 60 minutes")
+        listing = selectors.message_list(
+            principal=principal, number_id=number.id if number else None, sender=sender, gte=gte, lt=lt, since=since
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(listing, request, view=self)
+        # The named number is spent whatever the page holds; without one, each number the page read.
+        reading.spend_number_budgets(request=request, number_ids={number.id} if number else {m.number_id for m in page})
+        reading.record_read(principal=principal, messages=page)
+        return paginator.get_paginated_response(MessageSerializer(page, many=True).data)
+
+
+class MessageDetailApi(ResourceApi):
+    """One message."""
+
+    required_scope = SCOPE
+    ratelimit_class = "messages"
+
+    @extend_schema(
+        operation_id="retrieve_message",
+        tags=TAG,
+        summary="Read one message",
+        parameters=[
+            OpenApiParameter(
+                "message_id",
+                {"type": "string", "pattern": selectors.MESSAGE_ID_PATTERN},
+                OpenApiParameter.PATH,
+                description="The message's id, msg_...",
+            )
+        ],
+        responses={
+            200: MessageSerializer,
+            403: FORBIDDEN,
+            404: _error("not_found (param message_id): no such message in this account and mode."),
+            429: _error("rate_limited: the message reads budget, or 10 reads a minute of the message's number."),
+        },
+    )
+    def get(self, request, message_id: str):
+        principal = request.auth
+        message = selectors.message_get(principal=principal, message_id=message_id)
+        if message is None:
+            raise ApiError("not_found", "No such message.", param="message_id")
+        if not selectors.message_is_shared(message):
+            raise reading.not_opted_in(message.number)
+        since = reading.window_start(principal, timezone.now())
+        if since is not None and message.created < since:
+            raise reading.history_needed("Reading a message older than 60 minutes")
+        reading.spend_number_budgets(request=request, number_ids={message.number_id})
+        reading.record_read(principal=principal, messages=[message])
+        return Response(MessageSerializer(message).data)

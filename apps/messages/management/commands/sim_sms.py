@@ -1,0 +1,53 @@
+"""Deliver a simulated SMS to one of an account's numbers, as the carrier would."""
+
+from datetime import timedelta
+
+from django.apps import apps as django_apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from apps.core.phones import parse_e164
+from apps.messages.apis import _SENDER
+from apps.messages.models import MAX_BODY
+from apps.messages.serializers import message_data
+from apps.messages.services import message_receive
+
+
+class Command(BaseCommand):
+    help = "Deliver a simulated SMS to one of the account's numbers (live mode unless --test)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--email", required=True, help="the account")
+        parser.add_argument("--number", required=True, help="the account's number that receives it, E.164")
+        parser.add_argument("--from", dest="sender", required=True, help="the sender: E.164 or an alphanumeric id")
+        parser.add_argument("--body", required=True, help=f"the text, 1 to {MAX_BODY} characters")
+        parser.add_argument("--ago", type=int, default=0, help="received this many seconds ago (default: now)")
+        parser.add_argument("--test", action="store_true", help="the number of test mode")
+
+    def handle(self, *args, email, number, sender, body, ago, test, **options):
+        user = get_user_model().objects.filter(email__iexact=email.strip()).first()
+        if user is None:
+            raise CommandError(f"No account with the email {email}.")
+        e164 = number
+        try:
+            parse_e164(number)
+        except ValidationError as error:
+            raise CommandError(f"--number: {error.messages[0]}") from None
+        if not _SENDER.fullmatch(sender):
+            raise CommandError("--from must be a number in E.164 form or an alphanumeric sender (at most 16).")
+        if not body or len(body) > MAX_BODY:
+            raise CommandError(f"--body must be 1 to {MAX_BODY} characters.")
+        if ago < 0:
+            raise CommandError("--ago is a number of seconds in the past, 0 or more.")
+        numbers = django_apps.get_model("numbers", "Number")._default_manager
+        row = numbers.filter(user=user, livemode=not test, number=e164).order_by("created", "id").first()
+        if row is None:
+            raise CommandError(f"{e164} is not one of this account's {'test' if test else 'live'} numbers.")
+        if not row.sms:
+            raise CommandError(f"{e164} does not receive SMS.")
+        message = message_receive(number=row, sender=sender, body=body, at=timezone.now() - timedelta(seconds=ago))
+        # The code itself stays out of the output, which may end up in a log.
+        found = " (it carries a one-time code)" if message_data(message)["one_time_code"] else ""
+        self.stdout.write(f"Delivered {message.id} to {e164}{found}.")

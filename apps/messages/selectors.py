@@ -1,0 +1,161 @@
+"""Reads of messages: the one place that filters them by the caller's account, mode and sharing switches.
+
+A number's messages are readable while both switches of the sharing screen allow it:
+the account's "read messages" consent and the number's own ``messages_opt_in``. Both
+are read in the statement that reads the messages, so a switch turned off between a
+check and a page hides the page too (nothing is cached).
+
+Numbers and sharing settings are read through the app registry
+(``django.apps.apps.get_model``): this app imports neither the numbers app nor the
+accounts app's models. ``principal.user`` may be a partial User (a cached
+credential's): only its primary key is read.
+"""
+
+import re
+from datetime import datetime
+
+from django.apps import apps as django_apps
+from django.core.exceptions import ValidationError
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from apps.api_v1.public import Listing
+from apps.core.phones import parse_e164
+
+from .models import MESSAGE_PREFIX, Message
+
+MESSAGE_ID_PATTERN = r"^msg_[0-9A-Za-z]{1,28}$"
+NUMBER_ID_PATTERN = r"^num_[0-9A-Za-z]{1,28}$"
+_MESSAGE_ID = re.compile(MESSAGE_ID_PATTERN.strip("^$"))
+_NUMBER_ID = re.compile(NUMBER_ID_PATTERN.strip("^$"))
+# The label of the switches on the sharing screen (templates/settings/sharing.html), for messages naming them.
+SHARING_SETTING = "Let connected apps read messages on the numbers I opt in"
+
+
+def is_message_id(value) -> bool:
+    return isinstance(value, str) and value.startswith(MESSAGE_PREFIX) and _MESSAGE_ID.fullmatch(value) is not None
+
+
+def _number_model():
+    return django_apps.get_model("numbers", "Number")
+
+
+def _account_consents(user_ref):
+    """Whether the account's message-reading consent is on, as a subquery of the statement asking."""
+    sharing = django_apps.get_model("accounts", "SharingSettings")
+    return Exists(sharing._default_manager.filter(user_id=user_ref, message_reading=True))
+
+
+def numbers_of(principal) -> QuerySet:
+    """The caller's numbers in the caller's mode, each with ``shared``: whether its messages may be read."""
+    return (
+        _number_model()
+        ._default_manager.filter(user_id=principal.user.pk, livemode=principal.livemode)
+        .annotate(account_consents=_account_consents(OuterRef("user_id")))
+    )
+
+
+def is_shared(number) -> bool:
+    """A number of ``numbers_of``: both switches on."""
+    return bool(number.messages_opt_in and number.account_consents)
+
+
+def number_find(*, principal, value: str):
+    """The caller's number named by its ``num_`` id or its E.164 form; None when it is not theirs
+    (another account's, the other mode's, or none), or ``value`` names no number at all."""
+    if not isinstance(value, str):
+        return None
+    if value.startswith("num_"):
+        if _NUMBER_ID.fullmatch(value) is None:
+            return None
+        return numbers_of(principal).filter(pk=value).first()
+    try:
+        parse_e164(value)  # the stored form: E.164 as written, so a well-formed value is looked up as is
+    except ValidationError:
+        return None
+    return numbers_of(principal).filter(number=value).order_by("created", "id").first()
+
+
+def numbers_shared(*, principal) -> list:
+    """The caller's numbers whose messages may be read now, oldest first."""
+    return [n for n in numbers_of(principal).filter(messages_opt_in=True).order_by("created", "id") if is_shared(n)]
+
+
+def _shared() -> Q:
+    # Both switches, read by the statement that reads the messages.
+    return Q(number__messages_opt_in=True) & Q(_account_consents(OuterRef("user_id")))
+
+
+def _listed(
+    livemode: bool,
+    by_number: bool,
+    by_sender: bool,
+    by_gte: bool,
+    by_lt: bool,
+    by_since: bool,
+    *,
+    user_id,
+    number_id: str | None = None,
+    sender: str | None = None,
+    gte: datetime | None = None,
+    lt: datetime | None = None,
+    since: datetime | None = None,
+) -> QuerySet[Message]:
+    queryset = Message.objects.filter(_shared(), user_id=user_id, livemode=livemode)
+    if by_number:
+        queryset = queryset.filter(number_id=number_id)
+    if by_sender:
+        queryset = queryset.filter(from_sender=sender)
+    if by_gte:
+        queryset = queryset.filter(created__gte=gte)
+    if by_lt:
+        queryset = queryset.filter(created__lt=lt)
+    if by_since:
+        queryset = queryset.filter(created__gte=since)
+    return queryset
+
+
+def message_list(
+    *,
+    principal,
+    number_id: str | None = None,
+    sender: str | None = None,
+    gte: datetime | None = None,
+    lt: datetime | None = None,
+    since: datetime | None = None,
+) -> Listing:
+    """The caller's readable messages (numbers shared, and newer than ``since`` when given), filtered;
+    the list pages them newest first.
+
+    A cursor must be a message the caller can read now, whichever filters this page has: a
+    message of a number switched off, or older than the caller's window, marks no position.
+    """
+    account = {"user_id": principal.user.pk}
+    window = {"since": since} if since is not None else {}
+    filters = {
+        name: value
+        for name, value in (("number_id", number_id), ("sender", sender), ("gte", gte), ("lt", lt))
+        if value is not None
+    }
+    shape = (principal.livemode, number_id is not None, sender is not None, gte is not None, lt is not None)
+    readable = Listing(
+        _listed, (principal.livemode, False, False, False, False, since is not None), {**account, **window}
+    )
+    return Listing(_listed, (*shape, since is not None), {**account, **filters, **window}, cursors=readable)
+
+
+def message_get(*, principal, message_id: str) -> Message | None:
+    """The caller's message with its number and the account's consent (``number.account_consents``), in one
+    statement; None for a malformed id (no query), another account's or mode's, or none."""
+    if not is_message_id(message_id):
+        return None
+    return (
+        Message.objects.filter(user_id=principal.user.pk, livemode=principal.livemode, pk=message_id)
+        .select_related("number")
+        .annotate(account_consents=_account_consents(OuterRef("user_id")))
+        .first()
+    )
+
+
+def message_is_shared(message: Message) -> bool:
+    """A message of ``message_get``: its number's switch and the account's consent both on."""
+    return bool(message.number.messages_opt_in and message.account_consents)

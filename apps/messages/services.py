@@ -1,0 +1,88 @@
+"""Writes of messages: one arrives (the one place), and old ones are purged.
+
+``message_receive`` is where every inbound message enters the inbox, whatever brought
+it (a carrier's callback, the simulator's test helper, ``manage.py sim_sms``, seed
+data): the code a body carries is found here, once.
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .codes import detect_code
+from .models import MAX_BODY, Message
+
+PURGE_BATCH = 1000
+# GSM 03.38's basic set and its extension table (an extension character costs two septets).
+_GSM7 = frozenset(
+    "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
+    "¿abcdefghijklmnopqrstuvwxyzäöñüà"
+)
+_GSM7_EXTENDED = frozenset("^{}\\[~]|€\f")
+
+
+def num_segments(body: str) -> int:
+    """How many SMS segments carry ``body``: 160 GSM-7 septets in one (153 each once split), else 70
+    UCS-2 characters (67 each; a character outside the BMP takes two)."""
+    if all(ch in _GSM7 or ch in _GSM7_EXTENDED for ch in body):
+        units, single, part = sum(2 if ch in _GSM7_EXTENDED else 1 for ch in body), 160, 153
+    else:
+        units, single, part = sum(2 if ord(ch) > 0xFFFF else 1 for ch in body), 70, 67
+    return 1 if units <= single else -(-units // part)
+
+
+def message_build(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
+    """The message ``number`` (a numbers.Number row) received from ``sender``, unsaved, its code found.
+
+    The message is the number's account's and mode's. Raises ValueError for a body
+    over ``MAX_BODY`` characters or an empty one (a carrier never delivers either).
+    """
+    if not body or len(body) > MAX_BODY:
+        raise ValueError(f"a message body is 1 to {MAX_BODY} characters")
+    found = detect_code(body)
+    return Message(
+        user_id=number.user_id,
+        livemode=number.livemode,
+        created=at or timezone.now(),
+        number_id=number.pk,
+        to_number=number.number,
+        from_sender=sender,
+        body=body,
+        num_segments=num_segments(body),
+        code=found.code if found else "",
+        code_domain=(found.domain or "") if found else "",
+    )
+
+
+def message_receive(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
+    """Store a message that arrived: every inbound message enters the inbox here.
+
+    Whatever else must happen when a message arrives (an event for the account's
+    webhook endpoints) belongs in this transaction.
+    """
+    message = message_build(number=number, sender=sender, body=body, at=at)
+    with transaction.atomic():
+        message.save(force_insert=True)
+    return message
+
+
+def messages_purge(*, now: datetime | None = None, days: int | None = None, batch_size: int = PURGE_BATCH) -> int:
+    """Delete messages older than ``MESSAGE_RETENTION_DAYS`` (a message exactly at the boundary is kept),
+    in small batches so that a backlog never holds a long lock; returns how many were deleted."""
+    days = settings.MESSAGE_RETENTION_DAYS if days is None else days
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    deleted = 0
+    while True:
+        ids = list(Message.objects.filter(created__lt=cutoff).values_list("id", flat=True)[:batch_size])
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            count, _ = Message.objects.filter(id__in=ids).delete()
+        deleted += count
+
+
+def messages_delete_all(*, user, livemode: bool) -> None:
+    """Every message of the account in that mode (seed data replaces them)."""
+    Message.objects.filter(user=user, livemode=livemode).delete()

@@ -47,12 +47,13 @@ schemathesis.openapi.format(
     "balance-transaction-id",
     st.sampled_from([i for i in os.environ.get("ST_TXN_IDS", "").split(",") if i] or ["txn_0"]),
 )
-# The contacts, numbers and caller IDs lists' cursors (apps/contacts/apis.py, apps/numbers/apis.py):
+# The contacts, numbers, caller IDs and messages lists' cursors (apps/contacts, numbers and messages apis.py):
 # ids of the fuzzed account's demo objects.
 for _format, _variable, _fallback in (
     ("contact-id", "ST_CONTACT_IDS", "ct_0"),
     ("number-id", "ST_NUMBER_IDS", "num_0"),
     ("caller-id-id", "ST_CALLER_ID_IDS", "cid_0"),
+    ("message-id", "ST_MESSAGE_IDS", "msg_0"),
 ):
     schemathesis.openapi.format(
         _format, st.sampled_from([i for i in os.environ.get(_variable, "").split(",") if i] or [_fallback])

@@ -14,7 +14,7 @@ PASSWORD = "correct-horse-battery-staple"
 
 # What the layout check reads from the page: the document's width against the
 # viewport's, every visible control that does not lie wholly on screen, and every control,
-# cell or timestamp that spills out of its card (a box that scrolls sideways on its own may
+# cell, timestamp or piece of text that spills out of its card (a box that scrolls sideways on its own may
 # hold wider content).
 LAYOUT = """() => {
   const width = window.innerWidth;
@@ -29,7 +29,8 @@ LAYOUT = """() => {
     return false;
   };
   const controls = 'button, a[href], input:not([type=hidden]), select, textarea, summary';
-  for (const el of document.querySelectorAll(controls + ', time, td, th, code')) {
+  const text = 'time, td, th, code, p, li, dd, dt, label, h1, h2, h3, strong, em, span, pre';
+  for (const el of document.querySelectorAll(controls + ', ' + text)) {
     if (!el.checkVisibility({visibilityProperty: true})) continue;
     const r = el.getBoundingClientRect();
     if (!r.width) continue;

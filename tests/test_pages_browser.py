@@ -234,3 +234,27 @@ def test_disconnect_asks_first(service, width):
         assert page.locator(f"tr[data-client-id='{account.client_id}']").count() == 0
         assert_fits(page, "connected apps after disconnecting")
     assert not RefreshToken.objects.filter(application__client_id=account.client_id, revoked__isnull=True).exists()
+
+
+SPILLS = {
+    "a table wider than its card": "<table style='white-space:nowrap'><tr><td>"
+    + "wide cell " * 40
+    + "</td><td>x</td></tr></table>",
+    "a word longer than its card": "<p>" + "unbreakable" * 30 + "</p>",
+    "a button pushed out of its card": "<div style='display:flex'><span style='flex:none;width:1400px'>a</span>"
+    "<button>Revoke</button></div>",
+}
+CARD_PAGE = """<!doctype html><meta name=viewport content="width=device-width">
+<style>body{margin:0} .card{margin:8px;border:1px solid #000;max-width:300px}</style>
+<main><div class="card">%s</div></main>"""
+
+
+@pytest.mark.parametrize("spill", list(SPILLS), ids=[s.replace(" ", "-") for s in SPILLS])
+def test_the_layout_check_sees_a_spill(spill):
+    """The check the page tests rely on trips on each kind of spill, and passes the same card without it."""
+    with chromium_page(375) as page:
+        page.set_content(CARD_PAGE % "<p>Fits.</p><button>Revoke</button>")
+        assert_fits(page, "a card that fits")
+        page.set_content(CARD_PAGE % SPILLS[spill])
+        with pytest.raises(AssertionError):
+            assert_fits(page, spill)

@@ -50,10 +50,13 @@ METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SESSION_CREDENTIAL = "session"
 _CLAIM_ATTEMPTS = 3
 
+# What parse_key accepts as the header arrives: HTTP trims a value's surrounding spaces, so a
+# key neither starts nor ends with one.
+OPENAPI_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": r"^[!-~]([ -~]*[!-~])?$"}
 # For ``extend_schema(parameters=[...])`` on write operations.
 OPENAPI_PARAMETER = OpenApiParameter(
     PARAM,
-    str,
+    OPENAPI_SCHEMA,
     OpenApiParameter.HEADER,
     description=(
         "A UUID v4 (1 to 255 printable ASCII characters). A retry with the same key within 24 hours gets the "

@@ -178,8 +178,8 @@ PATH_ID_PREFIXES = {"endpoint_id": "we_", "event_id": "ev_", "quote_id": "quo_",
 
 def declare_input_rules(result, generator, request, public):
     """Write the input guard's rules into the document, so a request the schema allows is one the
-    service accepts: ids in paths match their prefix, request bodies hold no control characters
-    and no fields but theirs."""
+    service accepts: ids in paths match their prefix, query strings, headers and request bodies
+    hold no control characters, and bodies no fields but theirs."""
     from apps.core.ids import id_pattern
 
     schemas = result.get("components", {}).get("schemas", {})
@@ -192,6 +192,8 @@ def declare_input_rules(result, generator, request, public):
                 prefix = PATH_ID_PREFIXES.get(parameter.get("name"))
                 if parameter.get("in") == "path" and prefix and "pattern" not in schema:
                     parameter["schema"] = {**schema, "type": "string", "pattern": id_pattern(prefix)}
+                elif parameter.get("in") in {"query", "header"}:
+                    _plain_text(schema, schemas, set())
             if method not in {"post", "put", "patch"}:
                 continue
             for content in operation.get("requestBody", {}).get("content", {}).values():

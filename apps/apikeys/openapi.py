@@ -23,7 +23,6 @@ CONFLICT = {
     ),
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
-IDEMPOTENCY_KEY_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"^[!-~]([ -~]*[!-~])?$"}
 NAME_SCHEMA = {
     "type": "string",
     "minLength": 1,
@@ -58,7 +57,6 @@ def postprocess(result, generator, request, public):
                 continue
             for parameter in operation.get("parameters", []):
                 if parameter["name"] == "Idempotency-Key":
-                    parameter["schema"] = dict(IDEMPOTENCY_KEY_SCHEMA)
                     operation["responses"].setdefault("409", {**CONFLICT, "headers": dict(COMMON_HEADERS)})
                 elif parameter["name"] in ("starting_after", "ending_before"):
                     parameter["schema"] = dict(CURSOR_SCHEMA)

@@ -69,7 +69,11 @@ NUMBER_PARAMETER = OpenApiParameter(
 )
 LIST_PARAMETERS = [
     NUMBER_PARAMETER,
-    OpenApiParameter("from", str, description="Only messages from this sender (E.164, or an alphanumeric sender)."),
+    OpenApiParameter(
+        "from",
+        {"type": "string", "pattern": f"^{_SENDER.pattern}$"},
+        description="Only messages from this sender (E.164, or an alphanumeric sender). Send + as %2B.",
+    ),
     OpenApiParameter(
         "created[gte]",
         int,

@@ -1,8 +1,11 @@
 """Sign-in pages: Django's LoginView and admin login with the throttled form (apps/accounts/forms.py)."""
 
 from django.contrib import admin
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth import views as auth_views
+from django.forms.utils import ErrorDict
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
 
 from .forms import AdminSignInForm, SignInForm, throttled_response
 
@@ -33,3 +36,19 @@ class AdminSite(admin.AdminSite):
         response = super().login(request, extra_context)
         form = (getattr(response, "context_data", None) or {}).get("form")
         return throttled_response(response, form)
+
+    def bad_request_page(self, request, message: str):
+        """The admin's sign-in page, 400, for a POST Django could not read: its form again with the
+        reason as the form's error, as SignInView.bad_request_page does for /login."""
+        form = self.login_form(request)
+        form._errors = ErrorDict({"__all__": form.error_class([f"The form could not be read: {message}"])})
+        context = {
+            **self.each_context(request),
+            "title": _("Log in"),
+            "subtitle": None,
+            "app_path": request.path,
+            "form": form,
+            "username": "",
+            REDIRECT_FIELD_NAME: "",
+        }
+        return TemplateResponse(request, self.login_template or "admin/login.html", context, status=400)

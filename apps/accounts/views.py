@@ -28,7 +28,7 @@ def home(request):
             "docs_url": settings.DOCS_URL,
             "docs_mcp_url": f"{settings.DOCS_URL}/mcp",
             "balance_display": display(balance.amount, balance.currency),
-            "numbers": number_list_for_sharing(user=user),
+            "numbers": number_list_for_sharing(user=user, livemode=True),
             "sharing": sharing_get(user=user),
             "connections": connection_list(user=user),
         },

@@ -40,7 +40,9 @@ def page_bad_request(request, exception):
         match = resolve(request.path_info)
     except Resolver404:
         return None
-    answer = getattr(getattr(match.func, "view_class", None), "bad_request_page", None)
+    # A class-based view's class, or the object whose method the view is (the admin site's login).
+    owner = getattr(match.func, "view_class", None) or getattr(match.func, "__self__", None)
+    answer = getattr(owner, "bad_request_page", None)
     if answer is None:
         return None
     return answer(request, bad_request_message(exception))

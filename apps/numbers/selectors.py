@@ -36,9 +36,11 @@ def caller_id_list(*, principal) -> QuerySet[CallerId]:
     return CallerId.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
 
 
-def number_list_for_sharing(*, user) -> list[Number]:
+def number_list_for_sharing(*, user, livemode: bool | None = None) -> list[Number]:
     """The numbers whose message-reading switch the sharing screen shows: the account's active
-    numbers of both modes (test-mode keys read test numbers' messages), live ones first, each oldest first."""
-    return list(
-        Number.objects.filter(user_id=user.pk, status=NumberStatus.ACTIVE).order_by("-livemode", "created", "id")
-    )
+    numbers of both modes (test-mode keys read test numbers' messages), live ones first, each oldest
+    first; of one mode when ``livemode`` is given."""
+    numbers = Number.objects.filter(user_id=user.pk, status=NumberStatus.ACTIVE)
+    if livemode is not None:
+        numbers = numbers.filter(livemode=livemode)
+    return list(numbers.order_by("-livemode", "created", "id"))

@@ -7,12 +7,13 @@ naming its line, so that an operator never ends up with half a price list.
 The file is read twice, row by row, never held whole: ``rate_deck_check`` reads
 every row and refuses the file (no database work at all), then ``rate_deck_rates``
 yields the rows again for ``rate_deck_replace`` to write in batches. Memory is that of
-a batch plus one small int per prefix seen (duplicates are refused with both lines),
-never the file's rows.
+a batch, whatever the file's length: the prefixes seen (duplicates are refused with both
+lines) are indexed in a private temporary SQLite file, never in the process.
 """
 
 import csv
 import re
+import sqlite3
 from decimal import Decimal
 
 import phonenumbers
@@ -115,10 +116,31 @@ def _row(fields: list[str], currency: str) -> dict:
     }
 
 
+class _SeenPrefixes:
+    """The line of each prefix read so far, on disk: SQLite's "" database is a private temporary
+    file, deleted on close, its page cache capped, so a file of any length costs the same memory."""
+
+    CACHE_KIB = 1024
+
+    def __init__(self):
+        self._db = sqlite3.connect("")
+        self._db.execute(f"PRAGMA cache_size = -{self.CACHE_KIB}")
+        self._db.execute("CREATE TABLE seen (prefix INTEGER PRIMARY KEY, line INTEGER NOT NULL)")
+
+    def first_line(self, prefix: int, line: int) -> int | None:
+        """None the first time ``prefix`` is seen (recorded on ``line``), else the line it was first on."""
+        if self._db.execute("INSERT OR IGNORE INTO seen VALUES (?, ?)", (prefix, line)).rowcount:
+            return None
+        return self._db.execute("SELECT line FROM seen WHERE prefix = ?", (prefix,)).fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+
 def _rows(lines, currency: str, errors: list[str]):
     """The fields of each good row, in order; each bad row's sentence is appended to ``errors``."""
     reader = csv.reader(lines, strict=True)
-    seen: dict[int, int] = {}  # prefix (no leading zero, so one int per prefix) -> its line
+    seen = _SeenPrefixes()
     try:
         header = next(reader, None)
         if header is None or tuple(h.strip() for h in header) != HEADER:
@@ -133,11 +155,11 @@ def _rows(lines, currency: str, errors: list[str]):
             except ValueError as error:
                 errors.append(f"line {line}: {error}")
             else:
-                key = int(rate["prefix"])  # an int keeps the index of prefixes seen small
-                if key in seen:
-                    errors.append(f"line {line}: prefix {rate['prefix']} is already on line {seen[key]}")
+                # A prefix has no leading zero, so its int names it.
+                first = seen.first_line(int(rate["prefix"]), line)
+                if first is not None:
+                    errors.append(f"line {line}: prefix {rate['prefix']} is already on line {first}")
                 else:
-                    seen[key] = line
                     yield rate
             if len(errors) >= MAX_ERRORS:
                 errors.append("(stopped after the first errors)")
@@ -146,6 +168,8 @@ def _rows(lines, currency: str, errors: list[str]):
         errors.append(f"line {reader.line_num}: not valid CSV ({error})")
     except UnicodeDecodeError:
         errors.append(f"line {reader.line_num + 1}: the file is not UTF-8 text")
+    finally:
+        seen.close()
 
 
 def rate_deck_check(*, lines, currency: str) -> int:

@@ -49,3 +49,25 @@ def test_the_page_shown_again_still_signs_in(browser, user):
         "/login", {"username": user.email, "password": "right horse battery", "csrfmiddlewaretoken": token(browser)}
     )
     assert signed_in.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "reason"),
+    [
+        ("&".join(f"f{n}=1" for n in range(1100)), FORM, "more than 1,000"),
+        ("username=" + "a" * 300_000, FORM, "KB limit"),
+        ("no boundary", "multipart/form-data", "could not be read"),
+    ],
+)
+def test_a_malformed_admin_sign_in_post_gets_the_admin_page_with_a_message(body, content_type, reason):
+    staff = Client(enforce_csrf_checks=True)
+    assert staff.get("/admin/login/").status_code == 200
+    csrf = staff.cookies["csrftoken"].value
+    response = staff.post("/admin/login/", body, content_type=content_type, HTTP_X_CSRFTOKEN=csrf)
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Request-Id"].startswith("req_")
+    html = response.content.decode()
+    assert "Bad Request (400)" not in html
+    assert 'name="username"' in html and 'name="password"' in html
+    assert "The form could not be read" in html and reason in html

@@ -7,11 +7,19 @@ is a keyset query, so it costs the same on page 1 and on page 1000.
 ``has_more`` tells whether more objects lie in the direction of travel: after
 the page with ``starting_after`` (or without a cursor), before it with
 ``ending_before``.
+
+One list shape, one paging function: ``page(rows, limit=, after=, before=, prefix=)``
+knows no HTTP. ``IdCursorPagination`` reads the query string and calls it for REST;
+MCP tools call it with their arguments. ``rows`` is anything with ``rows(travel, limit,
+position)`` and ``position(object_id)`` (``Rows``): a ``Listing`` (compiled statements,
+newest first), a list of another order that says its own positions (the contacts'
+name order), or a plain queryset of a short list, paged through the ORM newest first.
 """
 
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.db.models import Q, QuerySet
 from rest_framework.pagination import BasePagination
@@ -57,6 +65,16 @@ class Listing:
     def queryset(self) -> QuerySet:
         return self.build(*self.shape, **self.values)
 
+    def rows(self, travel: str, limit: int, position: dict | None) -> list:
+        page, _ = _compiled(self.build)
+        at = {} if position is None else {"cursor_created": position["created"], "cursor_id": position["id"]}
+        return page.rows(self.shape, travel, limit, **at, **self.values)
+
+    def position(self, object_id: str) -> dict | None:
+        cursors = self.cursors or self
+        _, position = _compiled(cursors.build)
+        return position.first(cursors.shape, cursor_pk=object_id, **cursors.values)
+
 
 def _older(created, last_id) -> Q:
     # The redundant bound on created is what an index can seek to: without it, PostgreSQL
@@ -99,63 +117,84 @@ def _compiled(build: Callable) -> tuple[CompiledQuery, CompiledQuery]:
     return found
 
 
-class IdCursorPagination(BasePagination):
-    """Keyset pagination over ``created`` then ``id``, both descending.
+class Rows(Protocol):
+    """What ``page`` reads of a list: up to ``limit`` rows in the direction of travel ("first":
+    from the start; "after" or "before" a position, "before" nearest first), and the position
+    of one of the list's objects (None when the id names none the list may start from)."""
 
-    The view names the id prefix of its objects in ``cursor_id_prefix``. A
-    cursor must be one of the listed objects, or of the listing's ``cursors``
-    (a filtered list's unfiltered rows: docs/spec.md 7.2 refuses a cursor that is
-    not the caller's object, not one the filter leaves out), so another account's
-    id is refused exactly like a made-up one. Lists are ``Listing``s, paged by
-    statements compiled once; a plain queryset is paged through the ORM.
+    def rows(self, travel: str, limit: int, position: dict | None) -> list: ...
+
+    def position(self, object_id: str) -> dict | None: ...
+
+
+class _QuerysetRows:
+    """A short list's queryset, paged through the ORM newest first (no compiled statement)."""
+
+    def __init__(self, queryset: QuerySet):
+        self.queryset = queryset
+
+    def rows(self, travel: str, limit: int, position: dict | None) -> list:
+        created, last_id = (position["created"], position["id"]) if position else (None, None)
+        return list(_page(self.queryset, travel, limit, created, last_id))
+
+    def position(self, object_id: str) -> dict | None:
+        return self.queryset.filter(pk=object_id).values("created", "id").first()
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list
+    has_more: bool
+
+
+def page(
+    rows: Rows | QuerySet, *, limit: int, after: str | None = None, before: str | None = None, prefix: str = ""
+) -> Page:
+    """One page of a list, REST's and the tools' alike: ``limit`` objects after the object
+    ``after`` names (older), before the one ``before`` names (newer), or from the start.
+
+    A cursor must be the id of one of the list's objects (docs/spec.md 7.2), so another
+    account's id is refused exactly like a made-up one: ApiError ``invalid_cursor`` with the
+    cursor's parameter, as is sending both.
     """
-
-    def paginate_queryset(self, queryset: Listing | QuerySet, request, view=None):
-        prefix = getattr(view, "cursor_id_prefix", "")
-        params = request.query_params
-        self.limit = parse_limit(params.get("limit"))
-        after, before = params.get("starting_after"), params.get("ending_before")
-        if after is not None and before is not None:
-            raise ApiError(
-                "invalid_cursor", "Send at most one of starting_after and ending_before.", param="ending_before"
-            )
-        self.url = request.path
-        travel, value, param = "first", None, None
-        if after is not None:
-            travel, value, param = "after", after, "starting_after"
-        elif before is not None:
-            travel, value, param = "before", before, "ending_before"
-        cursor = None if value is None else self._cursor(queryset, value, param, prefix)
-        items = self._rows(queryset, travel, cursor)
-        self.has_more = len(items) > self.limit
-        items = items[: self.limit]
-        if before is not None:
-            items.reverse()
-        return items
-
-    def _rows(self, listing: Listing | QuerySet, travel: str, cursor: dict | None) -> list:
-        limit = self.limit + 1
-        if not isinstance(listing, Listing):
-            created, last_id = (cursor["created"], cursor["id"]) if cursor else (None, None)
-            return list(_page(listing, travel, limit, created, last_id))
-        page, _ = _compiled(listing.build)
-        at = {} if cursor is None else {"cursor_created": cursor["created"], "cursor_id": cursor["id"]}
-        return page.rows(listing.shape, travel, limit, **at, **listing.values)
-
-    @staticmethod
-    def _cursor(listing: Listing | QuerySet, value: str, param: str, prefix: str) -> dict:
-        found = None
+    if after is not None and before is not None:
+        raise ApiError("invalid_cursor", "Send at most one of starting_after and ending_before.", param="ending_before")
+    source = _QuerysetRows(rows) if isinstance(rows, QuerySet) else rows
+    travel, value, param = "first", None, None
+    if after is not None:
+        travel, value, param = "after", after, "starting_after"
+    elif before is not None:
+        travel, value, param = "before", before, "ending_before"
+    position = None
+    if value is not None:
         # A malformed id (NUL included) never reaches a query.
-        if is_id(value, prefix):
-            if isinstance(listing, Listing):
-                cursors = listing.cursors or listing
-                _, position = _compiled(cursors.build)
-                found = position.first(cursors.shape, cursor_pk=value, **cursors.values)
-            else:
-                found = listing.filter(pk=value).values("created", "id").first()
-        if found is None:
+        position = source.position(value) if is_id(value, prefix) else None
+        if position is None:
             raise ApiError("invalid_cursor", f"{param} must be the id of an object in this list.", param=param)
-        return found
+    items = source.rows(travel, limit + 1, position)
+    has_more = len(items) > limit
+    items = items[:limit]
+    if travel == "before":
+        items.reverse()
+    return Page(items, has_more)
+
+
+class IdCursorPagination(BasePagination):
+    """The REST side of ``page``: ``limit``, ``starting_after`` and ``ending_before`` from the
+    query string, the view's ``cursor_id_prefix`` for the cursors' ids, and the list answer."""
+
+    def paginate_queryset(self, queryset: Rows | QuerySet, request, view=None):
+        params = request.query_params
+        found = page(
+            queryset,
+            limit=parse_limit(params.get("limit")),
+            after=params.get("starting_after"),
+            before=params.get("ending_before"),
+            prefix=getattr(view, "cursor_id_prefix", ""),
+        )
+        self.url = request.path
+        self.has_more = found.has_more
+        return found.items
 
     def get_paginated_response(self, data):
         return Response(self.list_body(data))

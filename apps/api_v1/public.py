@@ -17,7 +17,16 @@ from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF
-from .pagination import DEFAULT_LIMIT, MAX_LIMIT, IdCursorPagination, Listing, cursor_parameters, parse_limit
+from .pagination import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    IdCursorPagination,
+    Listing,
+    Page,
+    cursor_parameters,
+    page,
+    parse_limit,
+)
 from .permissions import HasScope, has_scope
 from .versions import CURRENT_VERSION, VERSIONS
 
@@ -36,6 +45,7 @@ __all__ = [
     "IdCursorPagination",
     "IdempotentMixin",
     "Listing",
+    "Page",
     "ResourceApi",
     "ResourceListApi",
     "SessionOnlyMixin",
@@ -45,6 +55,7 @@ __all__ = [
     "fast_get",
     "has_scope",
     "list_example",
+    "page",
     "parse_limit",
     "register_expansion",
     "response_example",

@@ -6,12 +6,10 @@ display strings and a ``spoken`` line. Contact names need contacts:read: without
 it the calls still come, names null and ``contact_names_hidden`` true.
 """
 
-from types import SimpleNamespace
-
 from django.conf import settings
 from django.utils import timezone
 
-from apps.api_v1.public import IdCursorPagination, has_scope
+from apps.api_v1.public import has_scope, page
 from apps.core.errors import ApiError
 from apps.core.money import display
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
@@ -69,17 +67,8 @@ def list_calls(*, principal, arguments) -> dict:
     direction = arguments.get("direction")
     after = arguments.get("starting_after")
     calls = selectors.call_list(principal=principal, direction=direction, contact_names=names)
-    params = {"limit": str(arguments.get("limit", LIST_LIMIT_DEFAULT))}
-    if after is not None:
-        params["starting_after"] = after
-    # The REST list's own keyset pagination, given the tool's arguments as its query.
-    paginator = IdCursorPagination()
     try:
-        page = paginator.paginate_queryset(
-            calls,
-            SimpleNamespace(query_params=params, path="/v1/calls"),
-            view=SimpleNamespace(cursor_id_prefix=CALL_PREFIX),
-        )
+        found = page(calls, limit=arguments.get("limit", LIST_LIMIT_DEFAULT), after=after, prefix=CALL_PREFIX)
     except ApiError:
         raise ToolFailure(
             f"{after} is not one of this account's calls in this list. Pass the id of the last call of the "
@@ -89,15 +78,15 @@ def list_calls(*, principal, arguments) -> dict:
     # One serializer's to_representation per call is what many=True runs, without building a ListSerializer.
     serializer = CallSerializer(context={"now": now})
     items = []
-    for call in page:
+    for call in found.items:
         item = _call_item(call, serializer.to_representation(call), names)
         items.append({k: item[k] for k in LIST_FIELDS})
     return {
         "calls": items,
-        "has_more": paginator.has_more,
+        "has_more": found.has_more,
         "contact_names_hidden": not names,
         "spoken": spoken.calls_sentence(
-            items, has_more=paginator.has_more, next_page=after is not None, direction=direction, now=now
+            items, has_more=found.has_more, next_page=after is not None, direction=direction, now=now
         ),
     }
 

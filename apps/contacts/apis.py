@@ -9,7 +9,6 @@ from apps.core.ids import id_pattern
 
 from . import selectors
 from .models import CONTACT_ID_PREFIX
-from .pagination import NameCursorPagination
 from .search import MAX_QUERY_LENGTH, MAX_QUERY_WORDS
 from .serializers import ContactSerializer
 
@@ -52,7 +51,6 @@ class ContactListApi(ResourceListApi):
 
     required_scope = SCOPE
     cursor_id_prefix = CONTACT_ID_PREFIX
-    pagination_class = NameCursorPagination
 
     @extend_schema(
         operation_id="list_contacts",

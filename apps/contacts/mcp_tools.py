@@ -1,5 +1,6 @@
 """svc_search_contacts (docs/design.md, Phase 2): the contacts a query finds, as GET /v1/contacts?query= finds them."""
 
+from apps.api_v1.public import page
 from apps.core.echo import echoed
 from apps.core.phones import readable
 from apps.core.text import one_line
@@ -44,9 +45,9 @@ def search_contacts(*, principal, arguments) -> dict:
         raise ToolFailure(f"The {refused}") from None
     if parsed is None:
         raise ToolFailure("Give part of the contact's name, or some digits of their phone number, to search for.")
-    found = selectors.contact_list(principal=principal, query=query).page(limit=limit + 1)
-    data = [ContactSerializer(contact).data for contact in found[:limit]]
-    has_more = len(found) > limit
+    found = page(selectors.contact_list(principal=principal, query=query), limit=limit)
+    data = [ContactSerializer(contact).data for contact in found.items]
+    has_more = found.has_more
     contacts = [{"id": c["id"], "name": c["name"], "phone_numbers": c["phone_numbers"]} for c in data]
     return {"contacts": contacts, "has_more": has_more, "spoken": spoken_matches(query, contacts, has_more)}
 

@@ -174,6 +174,14 @@ class ContactList:
         shape, values = self._statement(after, before, limit)
         return _with_numbers(_page(*shape, **values))
 
+    def rows(self, travel: str, limit: int, position: dict | None) -> list[Contact]:
+        """apps.api_v1's paging reads the list through this (its ``Rows``), in name order."""
+        return self.page(**({travel: position} if travel != "first" else {}), limit=limit)
+
+    def position(self, object_id: str) -> dict | None:
+        """A cursor is any of the caller's contacts, found by ``query`` or not: its place in name order."""
+        return contact_for_cursor(principal=self.principal, contact_id=object_id)
+
     def page(self, *, after: dict | None = None, before: dict | None = None, limit: int) -> list[Contact]:
         if self.nothing:
             return []

@@ -7,11 +7,10 @@ at the HTTP level like any budget (docs/spec.md 7.4).
 """
 
 from datetime import timedelta
-from types import SimpleNamespace
 
 from django.utils import timezone
 
-from apps.api_v1.public import IdCursorPagination
+from apps.api_v1.public import page
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.core.request_context import current_request
@@ -101,23 +100,18 @@ def read_messages(*, principal, arguments) -> dict:
     limit = arguments.get("limit", LIMIT_DEFAULT)
     since = timezone.now() - timedelta(minutes=minutes)
     listing = selectors.message_list(principal=principal, number_id=number.id, sender=sender, since=since)
-    paginator = IdCursorPagination()
-    page = paginator.paginate_queryset(
-        listing,
-        SimpleNamespace(query_params={"limit": str(limit)}, path="/v1/messages"),
-        view=SimpleNamespace(cursor_id_prefix=MESSAGE_PREFIX),
-    )
+    found = page(listing, limit=limit, prefix=MESSAGE_PREFIX)
     reading.spend_number_budgets(request=request, number_ids={number.id})
-    reading.record_read(principal=principal, messages=page)
+    reading.record_read(principal=principal, messages=found.items)
     items = []
-    for message in page:
+    for message in found.items:
         data = message_data(message)
         items.append({key: data[key] for key in ("id", "from", "created", "body", "one_time_code")})
     return {
         "number": number.number,
         "messages": items,
-        "has_more": paginator.has_more,
-        "spoken": spoken_messages(items, number=number.number, minutes=minutes, has_more=paginator.has_more),
+        "has_more": found.has_more,
+        "spoken": spoken_messages(items, number=number.number, minutes=minutes, has_more=found.has_more),
     }
 
 

@@ -1,4 +1,4 @@
-"""IdCursorPagination on its own: limit parsing and keyset pages over any (created, id) queryset."""
+"""Paging on its own: limit parsing, ``page`` (no HTTP) and IdCursorPagination over any list shape."""
 
 from datetime import timedelta
 
@@ -127,3 +127,52 @@ def test_a_listing_built_by_a_lambda_is_refused(keys):
     queryset, _ = keys
     with pytest.raises(TypeError, match="module-level"):
         page(Listing(lambda: queryset, (), {}))
+
+
+def test_the_paging_function_knows_no_http(keys):
+    """``page`` takes plain arguments (what MCP tools hold) and pages exactly as the REST paginator does."""
+    from apps.api_v1.public import page as plain_page
+
+    queryset, newest_first = keys
+    listing = Listing(_keys_of, (), {"user_id": queryset.first().user_id})
+    for rows in (queryset, listing):
+        for cursors in ({}, {"after": newest_first[1]}, {"before": newest_first[4]}):
+            found = plain_page(rows, limit=2, prefix="key_", **cursors)
+            query = {"limit": "2"}
+            if "after" in cursors:
+                query["starting_after"] = cursors["after"]
+            if "before" in cursors:
+                query["ending_before"] = cursors["before"]
+            ids, paginator = page(rows, **query)
+            assert [i.id for i in found.items] == ids and found.has_more == paginator.has_more
+    with pytest.raises(ApiError) as exc:
+        plain_page(queryset, limit=2, after=newest_first[0], before=newest_first[1], prefix="key_")
+    assert (exc.value.code, exc.value.param) == ("invalid_cursor", "ending_before")
+
+
+def test_a_list_of_its_own_order_pages_through_the_same_function():
+    """Any object with ``rows`` and ``position`` (the contacts' name order) is a list ``page`` reads."""
+    from apps.api_v1.public import page as plain_page
+
+    class Letters:
+        order = "abcde"
+
+        def rows(self, travel, limit, position):
+            at = None if position is None else self.order.index(position["id"][4:])
+            if travel == "first":
+                chosen = self.order
+            elif travel == "after":
+                chosen = self.order[at + 1 :]
+            else:
+                chosen = self.order[:at][::-1]
+            return [f"let_{c}" for c in chosen[:limit]]
+
+        def position(self, object_id):
+            return {"id": object_id} if object_id[4:] in self.order else None
+
+    found = plain_page(Letters(), limit=2, after="let_b", prefix="let_")
+    assert found.items == ["let_c", "let_d"] and found.has_more
+    found = plain_page(Letters(), limit=2, before="let_d", prefix="let_")
+    assert found.items == ["let_b", "let_c"] and found.has_more
+    with pytest.raises(ApiError):
+        plain_page(Letters(), limit=2, after="let_z", prefix="let_")

@@ -93,3 +93,19 @@ def test_its_import_rules_apply(tmp_path, imported, contract):
     done = _lint_with(tmp_path, {"deliberate_break.py": f"import {imported}  # noqa\n"})
     assert done.returncode != 0, done.stdout
     assert contract in broken_contracts(done), done.stdout
+
+
+def test_tools_page_with_the_paging_function_not_a_faked_request():
+    """One paging function for REST and MCP: no app outside api_v1 builds a stand-in request for the
+    paginator or keeps a paginator of its own."""
+    from pathlib import Path
+
+    apps_dir = Path(__file__).resolve().parents[2] / "apps"
+    offenders = []
+    for path in apps_dir.rglob("*.py"):
+        if path.is_relative_to(apps_dir / "api_v1"):
+            continue
+        text = path.read_text()
+        if "query_params=" in text or "(IdCursorPagination)" in text:
+            offenders.append(str(path.relative_to(apps_dir)))
+    assert offenders == []

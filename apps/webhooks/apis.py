@@ -187,7 +187,7 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         },
     )
     def delete(self, request, endpoint_id: str):
-        endpoint_id = services.endpoint_delete(endpoint=_endpoint_or_404(request, endpoint_id))
+        endpoint_id = services.endpoint_delete(principal=request.auth, endpoint=_endpoint_or_404(request, endpoint_id))
         return Response(deleted_endpoint_payload(endpoint_id))
 
 
@@ -209,7 +209,9 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
     )
     def post(self, request, endpoint_id: str):
         endpoint = _endpoint_or_404(request, endpoint_id)
-        endpoint, secret = services.endpoint_rotate_secret(endpoint=endpoint, data=_body(request))
+        endpoint, secret = services.endpoint_rotate_secret(
+            principal=request.auth, endpoint=endpoint, data=_body(request)
+        )
         return Response(endpoint_payload(endpoint, secret=secret))
 
 

@@ -5,9 +5,14 @@ endpoints in its mode. The credential that made an endpoint (an API key, or the
 user's connection to an app) is kept as its owner: the event types it may
 subscribe to are those the owner's scopes allow, and the owner's end (the key
 revoked, the app disconnected, a password reset) disables it.
+
+Each create, change, delete and rotation is a sensitive action of the app or key that
+asked for it (docs/design.md "Webhooks": shown on Activity and on the app's entry on
+Connected apps), recorded in the write's own transaction.
 """
 
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,6 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.api_v1.public import CURRENT_VERSION
+from apps.audit.models import EventType
+from apps.audit.services import audit_sensitive_action
 from apps.core.errors import ApiError
 from apps.credentials.standing import credential_scopes
 
@@ -32,6 +39,24 @@ def _owner(principal) -> tuple[str, str]:
     if principal.kind not in ("api_key", "oauth"):
         raise ApiError("forbidden", "Webhook endpoints are managed with an API key or an app's access token.")
     return principal.kind, principal.credential_id
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).netloc
+
+
+def _audit(
+    principal, event_type: str, verb: str, endpoint: WebhookEndpoint, *, host: str = "", detail: str = "", **data
+) -> None:
+    """The audit row of an endpoint write. It names the receiver's host only, never the whole URL (a
+    path or query may carry the receiver's own token, and the log outlives the endpoint) nor a secret."""
+    host = host or _host(endpoint.url)
+    audit_sensitive_action(
+        principal=principal,
+        event_type=event_type,
+        summary=f"{verb} a webhook endpoint for {host}{detail}",
+        data={"endpoint": endpoint.pk, "host": host, **data},
+    )
 
 
 def owner_scopes(endpoint: WebhookEndpoint) -> frozenset | None:
@@ -119,6 +144,7 @@ def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
             owner_kind=kind,
             owner_credential_id=credential_id,
         )
+        _audit(principal, EventType.WEBHOOK_ENDPOINT_CREATED, "created", endpoint)
     return endpoint, secret
 
 
@@ -153,17 +179,38 @@ def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> Webh
             changes.pop("enabled"), changes.pop("disabled_reason"), changes.pop("failing_since")
         if changes.get("enabled") is False and not endpoint.enabled:
             changes.pop("enabled"), changes.pop("disabled_reason")
+        before = _host(endpoint.url)
         for name, value in changes.items():
             setattr(endpoint, name, value)
         if changes:
             endpoint.save(update_fields=[*changes, "updated"])
+            _audit_update(principal, endpoint, changes, before=before)
     return endpoint
 
 
-def endpoint_delete(*, endpoint: WebhookEndpoint) -> str:
+# The request's field each changed column answers to.
+_REQUEST_FIELD = {"enabled": "disabled", "disabled_reason": "disabled", "failing_since": "disabled"}
+
+
+def _audit_update(principal, endpoint: WebhookEndpoint, changes: dict, *, before: str) -> None:
+    fields = sorted({_REQUEST_FIELD.get(name, name) for name in changes})
+    if fields == ["disabled"]:
+        verb, detail = ("enabled" if changes["enabled"] else "disabled"), ""
+    else:
+        verb, detail = "changed", f" ({', '.join(fields)})"
+    after = _host(endpoint.url)
+    if after != before:  # named as it was known until now, and as it is known from now on
+        verb, detail = "changed", f"{detail}, now {after}"
+    _audit(principal, EventType.WEBHOOK_ENDPOINT_UPDATED, verb, endpoint, host=before, detail=detail, changed=fields)
+
+
+def endpoint_delete(*, principal, endpoint: WebhookEndpoint) -> str:
     """Deletes the endpoint and its pending deliveries (their due work finds nothing and ends)."""
     endpoint_id = endpoint.pk
-    WebhookEndpoint.objects.filter(pk=endpoint_id).delete()
+    with transaction.atomic():
+        deleted, _ = WebhookEndpoint.objects.filter(pk=endpoint_id).delete()
+        if deleted:  # a delete that lost a race with another deletes nothing and records nothing
+            _audit(principal, EventType.WEBHOOK_ENDPOINT_DELETED, "deleted", endpoint)
     return endpoint_id
 
 
@@ -179,7 +226,7 @@ def parse_expires_in(value) -> int:
     return value
 
 
-def endpoint_rotate_secret(*, endpoint: WebhookEndpoint, data: dict) -> tuple[WebhookEndpoint, str]:
+def endpoint_rotate_secret(*, principal, endpoint: WebhookEndpoint, data: dict) -> tuple[WebhookEndpoint, str]:
     """A new secret; the current one keeps signing beside it for ``expires_in`` seconds (0: stops now).
 
     A rotation inside another's overlap drops the oldest secret at once: at most two sign.
@@ -200,6 +247,7 @@ def endpoint_rotate_secret(*, endpoint: WebhookEndpoint, data: dict) -> tuple[We
         endpoint.save(
             update_fields=["secret_encrypted", "previous_secret_encrypted", "previous_secret_expires_at", "updated"]
         )
+        _audit(principal, EventType.WEBHOOK_ENDPOINT_SECRET_ROLLED, "re-keyed", endpoint, expires_in=overlap)
     return endpoint, secret
 
 

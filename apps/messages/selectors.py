@@ -59,6 +59,19 @@ def is_shared(number) -> bool:
     return bool(number.messages_opt_in and number.account_consents)
 
 
+def number_shares_messages(*, user_id, livemode: bool, number_id) -> bool:
+    """Whether the account's number ``number_id`` shares its messages now: ``is_shared``'s rule, read
+    afresh in one statement (for whoever holds only ids, such as a webhook event's gate)."""
+    if not isinstance(number_id, str) or _NUMBER_ID.fullmatch(number_id) is None:
+        return False
+    return (
+        _number_model()
+        ._default_manager.filter(pk=number_id, user_id=user_id, livemode=livemode, messages_opt_in=True)
+        .filter(_account_consents(OuterRef("user_id")))
+        .exists()
+    )
+
+
 def number_find(*, principal, value: str):
     """The caller's number named by its ``num_`` id or its E.164 form; None when it is not theirs
     (another account's, the other mode's, or none), or ``value`` names no number at all."""

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from .codes import detect_code
 from .models import MAX_BODY, Message
+from .webhooks import publish_received
 
 PURGE_BATCH = 1000
 # GSM 03.38's basic set and its extension table (an extension character costs two septets).
@@ -59,12 +60,13 @@ def message_build(*, number, sender: str, body: str, at: datetime | None = None)
 def message_receive(*, number, sender: str, body: str, at: datetime | None = None) -> Message:
     """Store a message that arrived: every inbound message enters the inbox here.
 
-    Whatever else must happen when a message arrives (an event for the account's
-    webhook endpoints) belongs in this transaction.
+    Whatever else must happen when a message arrives belongs in this transaction: the
+    ``message.received`` event of a number whose messages are shared (apps/messages/webhooks.py).
     """
     message = message_build(number=number, sender=sender, body=body, at=at)
     with transaction.atomic():
         message.save(force_insert=True)
+        publish_received(message)
     return message
 
 

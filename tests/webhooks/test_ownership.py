@@ -155,6 +155,7 @@ class TestRecheckAtDelivery:
         from apps.webhooks import events
 
         opted_in = {"num_1": True}
+        registered = events._gates.get("message.received")  # the messages app's own gate
         events.register_gate("message.received", lambda *, user_id, livemode, data: opted_in[data["number"]])
         try:
             make_endpoint(caller, receiver.url(), events=["message.received"])
@@ -168,7 +169,7 @@ class TestRecheckAtDelivery:
             run_due()
             assert len(receiver.requests) == 1
         finally:
-            events._gates.pop("message.received", None)
+            events.register_gate("message.received", registered)
 
 
 class TestConnectedAppsPage:

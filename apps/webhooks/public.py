@@ -1,5 +1,10 @@
 """What other apps may use of webhooks: publish an event, add a condition to a type, list a connection's endpoints.
 
+The Connected apps page (apps.oauth) shows each app's endpoints through the template library
+``webhook_endpoints`` (apps/webhooks/templatetags) rather than this module: the authorization
+server imports nothing that reaches /v1 (import contract ``authorization-server``), and this
+module does, through ``publish``.
+
 A resource app publishes in its own transaction, so an event exists exactly when
 the change that causes it commits::
 
@@ -18,7 +23,7 @@ fields, whatever ``obj`` holds.
 from .delivery import FAILING_AFTER, JITTER, RETRY_DELAYS, TEST_MODE_RETRY_DELAYS
 from .events import EVENT_TYPES, register_gate
 from .fanout import publish
-from .selectors import endpoints_of_connection
+from .selectors import endpoints_by_connection, endpoints_of_connection
 
 __all__ = [
     "EVENT_TYPES",
@@ -26,6 +31,7 @@ __all__ = [
     "JITTER",
     "RETRY_DELAYS",
     "TEST_MODE_RETRY_DELAYS",
+    "endpoints_by_connection",
     "endpoints_of_connection",
     "publish",
     "register_gate",

@@ -67,6 +67,6 @@ def test_the_page_costs_one_query_more_per_app(user, django_assert_max_num_queri
         act(user, app, "ended a call", EventType.CALL_ENDED)
     browser = signed_in(user)
     browser.get(PAGE)
-    # session, user, connections (3), one per app for its recent actions
-    with django_assert_max_num_queries(5 + len(apps)):
+    # session, user, connections (3), every app's webhook endpoints (1), one per app for its recent actions
+    with django_assert_max_num_queries(6 + len(apps)):
         browser.get(PAGE)

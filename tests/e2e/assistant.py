@@ -51,6 +51,11 @@ class Person:
     steps: list[tuple[str, str, int]] = field(default_factory=list)
     consent: dict | None = None
     redirect: dict | None = None
+    # Scopes the person ticks on the consent page before Allow, besides those the page starts ticked
+    # (a sensitive scope starts unticked). Empty: Allow as the app asked, the default the API grants.
+    tick: tuple[str, ...] = ()
+    page_ticked: list[str] | None = None  # the scopes the page offered ticked
+    sensitive_confirmation: bool | None = None  # whether the page carried the second, sensitive checkbox
 
     def _record(self, response):
         self.steps.append((response.request.method, response.request.url.path, response.status_code))
@@ -89,15 +94,29 @@ class Person:
             self._record(details)
             assert details.status_code == 200, details.text
             self.consent = details.json()
+            decision = {"decision": "allow", "confirm_sensitive": True}
+            if self.tick:
+                decision = self.fill_in(page.text)
             decided = await browser.post(
                 f"{self.base_url}/api/oauth/transactions/{transaction}/decision",
-                json={"decision": "allow", "confirm_sensitive": True},
+                json=decision,
                 headers={"X-CSRFToken": browser.cookies["csrftoken"], "Referer": consent_url},
             )
             self._record(decided)
             assert decided.status_code == 200, decided.text
             redirect_to = decided.json()["redirect_to"]
             self.redirect = {k: v[0] for k, v in parse_qs(urlsplit(redirect_to).query).items()}
+
+    def fill_in(self, page: str) -> dict:
+        """The consent form as the page's script sends it: the scope boxes left ticked, plus ``tick``;
+        the sensitive confirmation checked once a sensitive scope is among them."""
+        boxes = re.findall(r'<input type="checkbox" name="scopes" value="([^"]+)"([^>]*)>', page)
+        self.page_ticked = [scope for scope, attributes in boxes if " checked" in attributes]
+        offered = [scope for scope, _attributes in boxes]
+        assert set(self.tick) <= set(offered), (self.tick, offered)
+        self.sensitive_confirmation = 'id="confirm-sensitive"' in page
+        chosen = [scope for scope in offered if scope in self.page_ticked or scope in self.tick]
+        return {"decision": "allow", "scopes": chosen, "confirm_sensitive": self.sensitive_confirmation}
 
     def absolute(self, location: str) -> str:
         return location if "://" in location else self.base_url + location
@@ -113,11 +132,11 @@ REDIRECT_URI = "http://127.0.0.1:53682/callback"
 
 
 class Assistant:
-    def __init__(self, service, *, client_metadata_url=None, mode="auto"):
+    def __init__(self, service, *, client_metadata_url=None, mode="auto", tick=()):
         self.base = service.url
         self.mode = mode
         self.storage = MemoryStorage()
-        self.person = Person(self.base, EMAIL, PASSWORD)
+        self.person = Person(self.base, EMAIL, PASSWORD, tick=tuple(tick))
         self.requests: list[tuple[str, str, int]] = []
         self.rpc: list[tuple[str, int]] = []  # JSON-RPC method of each POST /mcp, with its status
         self.provider = OAuthClientProvider(

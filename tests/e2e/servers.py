@@ -2,12 +2,14 @@
 
 - ``LiveServer``: the service itself, as ``gunicorn config.wsgi`` in its own
   process on a free 127.0.0.1 port, with ``BASE_URL`` set to that address and
-  a fresh SQLite database (migrated, one user created with ``createuser``).
+  a fresh SQLite database (migrated, one user created with ``createuser``),
+  and a clock the tests can stop and move (``clock``; tests/e2e/live_settings.py).
 - ``DocumentHost``: an HTTPS server on 127.0.0.1 with a certificate from a CA
   made here, serving client metadata documents (the server trusts that CA only
   through ``CIMD_TEST_CA_FILE``).
 """
 
+import contextlib
 import ipaddress
 import json
 import os
@@ -99,11 +101,51 @@ class DocumentHost:
 # --- the service under test -----------------------------------------------------------------
 
 
+class Clock:
+    """The live server's clock (and its manage.py commands'), moved by the tests, never slept through.
+
+    Runs with the real clock until ``stopped``; inside that block it stands still except when
+    ``advance`` moves it, and afterwards it runs on from where it stood: it never goes back, so
+    the rows written meanwhile stay in order for the tests that follow.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0.0
+        self.frozen: float | None = None
+
+    def now(self) -> float:
+        return self.frozen if self.frozen is not None else time.time() + self.offset
+
+    def _write(self, clock: dict) -> None:
+        # A whole file or the old one: the server never reads half a write.
+        scratch = self.path.with_suffix(".tmp")
+        scratch.write_text(json.dumps(clock))
+        os.replace(scratch, self.path)
+
+    @contextlib.contextmanager
+    def stopped(self):
+        self.frozen = self.now()
+        self._write({"frozen": self.frozen})
+        try:
+            yield self
+        finally:
+            self.offset, self.frozen = self.frozen - time.time(), None
+            self._write({"offset": self.offset})
+
+    def advance(self, seconds: float) -> None:
+        if self.frozen is None:
+            raise RuntimeError("advance the clock inside clock.stopped()")
+        self.frozen += seconds
+        self._write({"frozen": self.frozen})
+
+
 class LiveServer:
     def __init__(self, directory: Path, *, ca_file: Path, email: str, display_name: str, password: str):
         self.port = free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = directory / "server.log"
+        self.clock = Clock(directory / "clock.json")
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.e2e.live_settings",
@@ -118,17 +160,19 @@ class LiveServer:
             "RATELIMIT_KEY_PREFIX": f"e2e-{self.port}-{os.getpid()}",
             "E2E_CIMD_CA_FILE": str(ca_file),
             "ALLOWED_HOSTS": "",
+            "E2E_CLOCK_FILE": str(self.clock.path),
         }
         self.user = (email, display_name, password)
         self.process = None
 
-    def manage(self, *args):
-        subprocess.run(
+    def manage(self, *args) -> subprocess.CompletedProcess:
+        return subprocess.run(
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
             env=self.env,
             check=True,
             capture_output=True,
+            text=True,
             timeout=300,
         )
 

@@ -214,6 +214,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend, with the bound of a statement that SQLite itself lacks (apps/core/sqlite3/base.py).
+    DATABASES["default"]["ENGINE"] = "apps.core.sqlite3"
+    # Tests run in memory, as Django does for its own SQLite engine; named, because a test runner
+    # that names each parallel worker's database (pytest-xdist) knows only Django's engine by name.
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", ":memory:")
     # The server and the worker (make run) write to one file. A transaction takes the write
     # lock when it begins, so one that reads and then writes waits its turn (up to the busy
     # timeout) instead of failing at once with "database is locked" when the other holds it.
@@ -231,7 +236,8 @@ def env_seconds(name: str, default: str) -> float:
     return seconds
 
 
-# PostgreSQL cancels a statement running longer, answered 503 with Retry-After: no request
+# The database cancels a statement running longer (PostgreSQL's statement_timeout; on SQLite a
+# progress handler), answered 503 with Retry-After: no request
 # holds a worker until gunicorn's 30 s timeout kills it (apps/core/statements.py). Commands of
 # manage.py (migrations, imports, the worker) get the longer bound. 0: no bound.
 DATABASE_STATEMENT_TIMEOUT = env_seconds("DATABASE_STATEMENT_TIMEOUT", "5")

@@ -2,8 +2,8 @@
 
 A request may never hold a worker until gunicorn kills it (the client then gets
 gunicorn's HTML 500, without a ``Request-Id``): every connection of the service
-asks PostgreSQL to cancel any statement past ``DATABASE_STATEMENT_TIMEOUT``
-seconds, and the cancelled statement is answered like a database outage, the
+asks the database to cancel any statement past ``DATABASE_STATEMENT_TIMEOUT``
+seconds (PostgreSQL's ``statement_timeout``; SQLite's progress handler, apps/core/sqlite3), and the cancelled statement is answered like a database outage, the
 contract's 503 with ``Retry-After`` (apps/core/middleware.py). Commands run by
 ``manage.py`` (migrations, ``import_rates``, the worker) get
 ``DATABASE_COMMAND_STATEMENT_TIMEOUT`` instead: they serve no client and may
@@ -34,11 +34,14 @@ def statement_timeout_ms() -> int:
 
 
 def is_statement_timeout(exception: BaseException) -> bool:
-    """True for a statement PostgreSQL cancelled (the bound above, or an operator's cancel)."""
+    """True for a statement the database cancelled: PostgreSQL's (the bound above, or an operator's
+    cancel), or SQLite's interrupted by apps/core/sqlite3's progress handler."""
     # Django wraps the driver's error; the driver's class is the cause. Named, not imported,
     # so that a deployment on SQLite needs no PostgreSQL driver.
     cause = getattr(exception, "__cause__", None)
-    return type(cause).__name__ == "QueryCanceled"
+    if type(cause).__name__ == "QueryCanceled":
+        return True
+    return type(cause).__module__ == "sqlite3" and str(cause) == "interrupted"
 
 
 def note_if_cancelled(request, exception: BaseException) -> None:

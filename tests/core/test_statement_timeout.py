@@ -1,4 +1,5 @@
-"""No statement holds a worker: PostgreSQL cancels one past DATABASE_STATEMENT_TIMEOUT, the request
+"""No statement holds a worker: the database cancels one past DATABASE_STATEMENT_TIMEOUT (PostgreSQL's
+statement_timeout, SQLite's progress handler), the request
 is answered with the contract's 503 (envelope, Retry-After, Request-Id), and the same process goes
 on serving. Commands of manage.py get DATABASE_COMMAND_STATEMENT_TIMEOUT (apps/core/statements.py)."""
 
@@ -8,6 +9,7 @@ import pytest
 from django.db import connection
 
 from apps.core import statements
+from tests.core.urls_slow import run_a_slow_statement
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 
@@ -63,7 +65,6 @@ def test_every_connection_carries_the_bound(bound, settings):
         assert cursor.fetchone()[0] == "3s"
 
 
-@on_postgresql
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.urls("tests.core.urls_slow")
 def test_a_statement_past_the_bound_is_503_and_the_worker_keeps_serving(api, bearer, bound, caplog):
@@ -80,10 +81,9 @@ def test_a_statement_past_the_bound_is_503_and_the_worker_keeps_serving(api, bea
     # The same process, on the same connection, answers the next requests.
     assert api.get("/v1/me", **bearer).status_code == 200
     assert api.get("/v1/me", **bearer).status_code == 200
-    assert connection.connection is not None and not connection.connection.closed
+    assert connection.connection is not None and connection.is_usable()
 
 
-@on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_tool_statement_past_the_bound_is_503_on_mcp(user, settings, bound, monkeypatch):
     from apps.contacts import mcp_tools
@@ -94,8 +94,7 @@ def test_a_tool_statement_past_the_bound_is_503_on_mcp(user, settings, bound, mo
     real = mcp_tools.selectors.contact_list
 
     def slow(**kwargs):
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_sleep(5)")
+        run_a_slow_statement()
         return real(**kwargs)
 
     monkeypatch.setattr(mcp_tools.selectors, "contact_list", slow)
@@ -105,3 +104,14 @@ def test_a_tool_statement_past_the_bound_is_503_on_mcp(user, settings, bound, mo
     monkeypatch.setattr(mcp_tools.selectors, "contact_list", real)
     again = mcp.request("tools/call", call)
     assert again.status_code == 200 and again.json()["result"]["isError"] is False
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's progress handler")
+@pytest.mark.django_db(transaction=True)
+def test_on_sqlite_no_bound_means_no_interruption(bound):
+    bound(0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) SELECT count(*) FROM c"
+        )
+        assert cursor.fetchone()[0] == 200_000

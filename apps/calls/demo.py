@@ -1,7 +1,10 @@
 """Demo calls for ``manage.py seed_demo`` (apps/demo): months of plausible calls in one mode.
 
 Both directions, many to or from the given contacts' numbers, a few live ones
-(your phone ringing, ringing, in progress), some with transcripts. Outbound
+(your phone ringing, ringing, in progress), some with transcripts. The live ones go on:
+their next events (you press 1, the callee answers, hangs up) are durable work due within
+minutes (``play``, run by the worker, or by a read of the call), and each ends completed
+with its charge by the billing rule, so no call stays live for hours after seeding. Outbound
 calls carry the rate the deck gives their number (``rate_for``) and are costed
 by the billing rule (``apps.calls.pricing``), so each completed call's charge
 is exactly the amount the API shows for it. Inbound calls are free (demo
@@ -15,13 +18,20 @@ from decimal import Decimal
 import phonenumbers
 from django.apps import apps as django_apps
 from django.conf import settings
+from django.db import connections, router, transaction
 
+from apps.billing.holds import balance_lock, charge_build
 from apps.core.ids import BASE62, ID_LENGTH
 from apps.core.money import to_minor
+from apps.core.sql import write_together
+from apps.jobs.public import enqueue
+from apps.telephony import events as ev
+from apps.telephony.carriers import SIMULATED
 
 from . import spoken
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
 from .serializers import usage_of
+from .states import advance, ended_now
 
 CALLS = {True: 320, False: 40}  # live: a few hundred; test mode: a smaller set
 DAYS = {True: 175, False: 28}
@@ -155,12 +165,73 @@ def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> lis
                     "created": transcripts[-1].created,
                 }
             )
-    for call in _live_calls(rng, user=user, livemode=livemode, now=now, own=own, people=people, rate_for=rate_for):
+    live = _live_calls(rng, user=user, livemode=livemode, now=now, own=own, people=people, rate_for=rate_for)
+    for call in live:
         call.id = ids.next(CALL_PREFIX)
         calls.append(call)
     Call.objects.bulk_create(calls, batch_size=500)
     Transcript.objects.bulk_create(transcripts, batch_size=500)
+    for call in live:
+        _schedule_the_rest(rng, call, now=now)
     return charges
+
+
+EVENT_JOB = "calls.demo_event"
+
+
+def _schedule_the_rest(rng, call: Call, *, now: datetime) -> None:
+    """The live call's next events as durable work, each due at its time: the call ends within minutes."""
+    at, script = now, []
+    if call.status == Status.RINGING_YOU:
+        at += timedelta(seconds=rng.randint(2, 6))
+        script.append((ev.YOU_PRESSED_1, at))
+    if call.status in (Status.RINGING_YOU, Status.RINGING):
+        at += timedelta(seconds=rng.randint(4, 12))
+        script.append((ev.CALLEE_ANSWERED, at))
+    at += timedelta(seconds=rng.randint(40, 150))
+    script.append((rng.choice((ev.CALLEE_HUNG_UP, ev.YOU_HUNG_UP)), at))
+    for kind, due in script:
+        # The call's created time names this seeding's call: a second seed_demo writes the same ids
+        # again, and the first one's work left waiting must not move the new calls.
+        payload = {"call": call.id, "created": call.created.isoformat(), "kind": kind, "at": due.isoformat()}
+        enqueue(EVENT_JOB, payload, run_at=due, subject=call.id)
+
+
+def play(payload: dict) -> None:
+    """Apply one scripted event of a demo call (the job ``EVENT_JOB``, in the row's transaction).
+
+    The state table is the callbacks' (``states.advance``); an event it has no row for, or for a
+    call that is gone or seeded again, changes nothing. A call that ends is charged here, by the
+    billing rule, as the telephony core charges the calls it writes (only callbacks are charged
+    by ``states``)."""
+    at = datetime.fromisoformat(payload["at"])
+    with transaction.atomic(savepoint=False):
+        call = (
+            Call.objects.select_for_update()
+            .filter(pk=payload["call"], quote_id="", created=datetime.fromisoformat(payload["created"]))
+            .first()
+        )
+        if call is None or not call.is_live:
+            return
+        changed = advance(call, payload["kind"], at)
+        if changed is None:
+            return
+        Call.objects.filter(pk=call.pk).update(**{name: getattr(call, name) for name in changed})
+        if not ended_now(call, changed) or call.direction != Direction.OUTBOUND:
+            return
+        usage = usage_of(call, call.ended_at)
+        balance = balance_lock(user_id=call.user_id, livemode=call.livemode) if usage.amount else None
+        if balance is None:
+            return
+        _charge, writes = charge_build(
+            balance=balance,
+            amount=-usage.amount,
+            type="call",
+            source=call.id,
+            description=f"Call to {spoken.number(call.to_number)} ({spoken.length(usage.duration)})",
+            now=call.ended_at,
+        )
+        write_together(writes, using=connections[router.db_for_write(Call)].alias)
 
 
 class _DemoIds:
@@ -335,6 +406,11 @@ def _live_calls(rng, *, user, livemode, now, own, people, rate_for) -> list[Call
         if call is None:
             continue
         call.status = status
+        # Played by the simulator from here on (``play``): a read of the call applies what is due.
+        call.carrier = SIMULATED
+        call.ringing_you_at = created
+        if status != Status.RINGING_YOU:
+            call.ringing_at = created + timedelta(seconds=rng.randint(3, 5))
         if status == Status.IN_PROGRESS:
             call.answered_at = created + timedelta(seconds=rng.randint(6, 15))
         live.append(call)

@@ -290,8 +290,9 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
 
 
 def call_refresh(call: Call) -> bool:
-    """Let the carrier bring a live callback's events up to now; True when it may have changed."""
-    if not call.quote_id or not call.is_live:
+    """Let the carrier bring a live call's events up to now; True when it may have changed. Callbacks,
+    and the demo's live calls (a carrier plays them too, apps/calls/demo.py); other calls never change."""
+    if not (call.quote_id or call.carrier) or not call.is_live:
         return False
     carrier_for(livemode=call.livemode).refresh(call_id=call.id, ref=call.carrier_ref, livemode=call.livemode)
     return True

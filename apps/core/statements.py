@@ -3,7 +3,8 @@
 A request may never hold a worker until gunicorn kills it (the client then gets
 gunicorn's HTML 500, without a ``Request-Id``): every connection of the service
 asks the database to cancel any statement past ``DATABASE_STATEMENT_TIMEOUT``
-seconds (PostgreSQL's ``statement_timeout``; SQLite's progress handler, apps/core/sqlite3), and the cancelled statement is answered like a database outage, the
+seconds (PostgreSQL's ``statement_timeout``; on SQLite a progress handler,
+apps/core/sqlite3), and the cancelled statement is answered like a database outage, the
 contract's 503 with ``Retry-After`` (apps/core/middleware.py). Commands run by
 ``manage.py`` (migrations, ``import_rates``, the worker) get
 ``DATABASE_COMMAND_STATEMENT_TIMEOUT`` instead: they serve no client and may

@@ -8,10 +8,11 @@ from rest_framework.views import APIView
 
 from apps.api_v1.urls import CATCH_ALL
 
-
 SLOW_STATEMENTS = {
     "postgresql": "SELECT pg_sleep(5)",
-    "sqlite": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c",
+    "sqlite": (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c"
+    ),
 }
 
 

@@ -91,4 +91,4 @@ format: install
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) -m bench.run --write-docs $(BENCH_ARGS)
-	$(PY) -m bench.webhooks
+	$(PY) -m bench.webhooks --write-docs

@@ -17,6 +17,7 @@ from .assistant import Assistant, run
 
 pytestmark = pytest.mark.e2e
 
+# The read tools: read-only and harmless.
 TOOLS = {
     "svc_whoami",
     "svc_get_rate",
@@ -26,6 +27,7 @@ TOOLS = {
     "svc_get_call_summary",
     "svc_search_contacts",
     "svc_list_numbers",
+    "svc_read_messages",
 }
 # They act, so they are neither read-only nor all harmless (tests/calls checks their annotations).
 CALLBACK_TOOLS = {"svc_quote_call", "svc_place_call", "svc_end_call"}

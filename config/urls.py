@@ -6,6 +6,8 @@ from apps.api_v1 import urls as v1_urls
 from apps.mcp_bridge.views import mcp_endpoint
 from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 
+from . import health
+
 urlpatterns = [
     # /v1: each resource app's routes, then the catch-all (apps/api_v1/urls.py); first, and not
     # inside an include of its own, as the hottest paths: Django tries each pattern in turn.
@@ -30,6 +32,9 @@ urlpatterns = [
     path("", include("apps.accounts.page_urls")),
     # {docs_url} when DOCS_URL is left at its default: /docs, /docs/errors, /docs/oauth, ...
     path("", include("apps.docs.urls")),
+    # For a load balancer: outside every budget and surface, no data in the answer (config/health.py).
+    path("livez", health.live, name="livez"),
+    path("readyz", health.ready, name="readyz"),
 ]
 
 if settings.BENCH_FLOOR:

@@ -311,3 +311,14 @@ def ratelimit_in_flight(*, cap: Concurrency, hold_seconds: float):
             store.slot_release(cap.key, token)
         except StoreUnavailable as exc:  # the slot expires on its own
             logger.warning("in-flight slot of %s not released: limiter store unavailable: %s", cap.name, exc)
+
+
+def ratelimit_store_ready() -> bool:
+    """Whether the budgets' store answers now (the readiness check: a node whose Redis is gone
+    refuses every request, so it is not ready). Costs one round trip; spends no budget."""
+    try:
+        conf.get_store().ping()
+    except StoreUnavailable as exc:
+        logger.warning("readiness: the rate limiter's store does not answer: %s", exc)
+        return False
+    return True

@@ -57,6 +57,11 @@ class Store(ABC):
     def clear(self) -> None:
         """Forget every budget under this store's prefix (tests, operators)."""
 
+    def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers now (the readiness check); one in this
+        process always does."""
+        return None
+
     # In-flight slots (services.ratelimit_in_flight): a cap on work in progress.
     def slot_acquire(self, key: str, *, limit: int, ttl_ms: int, now_ms: int | None = None) -> str | None:
         """Take one of ``limit`` slots under ``key`` for at most ``ttl_ms``: a token to release it, or None when full.

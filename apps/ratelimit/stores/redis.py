@@ -260,6 +260,12 @@ class RedisStore(Store):
     def count(self, key: str, *, window_ms: int) -> int:
         return int(self.run_script(self.count_script, [self.full_key(key)], [max(1, int(window_ms))]))
 
+    def ping(self) -> None:
+        try:
+            self.client.ping()
+        except redis.RedisError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
     def clear(self) -> None:
         try:
             for key in self.client.scan_iter(match=f"{self.key_prefix}:*", count=500):

@@ -163,6 +163,13 @@ class RedisClusterStore(RedisStore):
         results = self._merge(checks, _results(answer, 5, len(blocking)), now_ms)
         return filled, int(answer[3]), bool(answer[4]), results
 
+    def ping(self) -> None:
+        # Every primary: a request's keys may live on any of them.
+        try:
+            self.client.ping(target_nodes=RedisCluster.PRIMARIES)
+        except (redis.RedisError, RedisClusterException) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
     def clear(self) -> None:
         try:
             for key in self.client.scan_iter(match=f"{self.key_prefix}:*", count=500):

@@ -56,20 +56,23 @@ def rate_for_number(number: str) -> Rate | None:
 
     One indexed statement: every prefix of the digits with IN. All candidates are
     prefixes of one string, so the longest is also the greatest: ORDER BY prefix
-    DESC LIMIT 1, no LENGTH() needed.
+    DESC LIMIT 1, no LENGTH() needed. The IN list always has ``PREFIX_MAX_DIGITS``
+    items, so the caller's number decides the values only, never the statement's
+    text: a short number's other items are its digits padded with "x", which no
+    prefix is, each of its own length (Django's IN drops repeated values).
     """
     digits = "".join(c for c in number if c.isdigit())[:PREFIX_MAX_DIGITS]
     if not digits:
         return None
-    return LONGEST_PREFIX.first(len(digits), **{f"digits_{n}": digits[:n] for n in range(1, len(digits) + 1)})
+    return LONGEST_PREFIX.first(**{f"digits_{n}": digits[:n].ljust(n, "x") for n in range(1, PREFIX_MAX_DIGITS + 1)})
 
 
-def _longest_prefix(count: int, **prefixes) -> QuerySet[Rate]:
-    candidates = [prefixes[f"digits_{n}"] for n in range(1, count + 1)]
+def _longest_prefix(**prefixes) -> QuerySet[Rate]:
+    candidates = [prefixes[f"digits_{n}"] for n in range(1, PREFIX_MAX_DIGITS + 1)]
     return Rate.objects.filter(prefix__in=candidates).order_by("-prefix")[:1]
 
 
-# Compiled once per number length (apps/core/sql.py): building the IN list cost more than running it.
+# Compiled once (apps/core/sql.py): building the IN list cost more than running it.
 LONGEST_PREFIX = CompiledQuery(_longest_prefix)
 
 

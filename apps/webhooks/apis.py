@@ -5,6 +5,7 @@ account's or the other mode's read as absent (404 ``not_found``). Writes and
 reads alike spend the reads budget.
 """
 
+import re
 from datetime import UTC, datetime
 
 from drf_spectacular.types import OpenApiTypes
@@ -130,7 +131,7 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
             201: _object("The webhook_endpoint, with its secret."),
             400: _error(
                 "invalid_url (param url); invalid_request (param url, enabled_events, description or an unknown "
-                "field): a type unknown or beyond the credential's scopes."
+                "field): a type unknown, listed twice, or beyond the credential's scopes."
             ),
             403: FORBIDDEN,
             409: _error("webhook_endpoint_limit: already 16 endpoints in this account and mode."),
@@ -264,11 +265,16 @@ class WebhookDeliveryListApi(ResourceListApi):
         return paginator.get_paginated_response([delivery_payload(d) for d in page])
 
 
+# ASCII digits only (str.isdigit takes "²", which int() refuses), at most 11 of them (the year 5138):
+# twelve reach past the year 9999, the last a datetime holds.
+_SECONDS = re.compile(r"[0-9]{1,11}")
+
+
 def _created_gte(request):
     value = request.query_params.get("created[gte]")
     if value is None:
         return None
-    if not value.isdigit() or len(value) > 12:
+    if not _SECONDS.fullmatch(value):
         raise ApiError("invalid_request", "created[gte] must be a Unix time in seconds.", param="created[gte]")
     return datetime.fromtimestamp(int(value), UTC)
 
@@ -338,9 +344,7 @@ class EventRedeliverApi(_WebhookActionApi):
     def post(self, request, event_id: str):
         event = _event_or_404(request, event_id)
         data = _body(request)
-        extra = sorted(set(data) - {"endpoint"})
-        if extra:
-            raise ApiError("invalid_request", f"Unknown parameter {extra[0]!r}.", param=extra[0])
+        services.unknown_fields(data, {"endpoint"})
         endpoint_id = data.get("endpoint")
         if not isinstance(endpoint_id, str) or not endpoint_id:
             raise ApiError("invalid_request", "endpoint is required: a we_ id.", param="endpoint")

@@ -22,6 +22,7 @@ from django.utils import timezone
 from apps.api_v1.public import CURRENT_VERSION
 from apps.audit.models import EventType
 from apps.audit.services import audit_sensitive_action
+from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.credentials.standing import credential_scopes
 
@@ -31,6 +32,11 @@ from .models import DisabledReason, Event, WebhookEndpoint
 from .serializers import endpoint_payload
 
 MAX_DESCRIPTION = 500
+# Every type an endpoint may subscribe to, each once.
+MAX_ENABLED_EVENTS = len(types.SUBSCRIBABLE)
+# What an error quotes of a caller's text, and the most of a field's name it names as ``param``.
+QUOTED_LENGTH = 40
+QUOTED_PARAM = 100
 MAX_ROTATION_OVERLAP = 7 * 24 * 3600
 DEFAULT_ROTATION_OVERLAP = 24 * 3600
 
@@ -65,6 +71,11 @@ def owner_scopes(endpoint: WebhookEndpoint) -> frozenset | None:
     )
 
 
+def _quoted(text: str) -> str:
+    """A caller's text as a message quotes it: short, without the characters that reorder or hide text."""
+    return repr(echoed(text[:QUOTED_LENGTH]))
+
+
 def validate_enabled_events(value, *, scopes) -> list[str]:
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         raise ApiError(
@@ -72,7 +83,19 @@ def validate_enabled_events(value, *, scopes) -> list[str]:
             'enabled_events must be a non-empty list of event types, or ["*"] for every type you may receive.',
             param="enabled_events",
         )
+    # Counted before any item is read: a list longer than the types there are cannot be right.
+    if len(value) > MAX_ENABLED_EVENTS:
+        raise ApiError(
+            "invalid_request",
+            f"enabled_events lists at most {MAX_ENABLED_EVENTS} event types, each once.",
+            param="enabled_events",
+        )
     chosen = list(dict.fromkeys(value))
+    if len(chosen) < len(value):
+        repeated = next(v for n, v in enumerate(value) if v in value[:n])
+        raise ApiError(
+            "invalid_request", f"enabled_events lists {_quoted(repeated)} more than once.", param="enabled_events"
+        )
     if types.ALL in chosen:
         if len(chosen) > 1:
             raise ApiError(
@@ -85,7 +108,7 @@ def validate_enabled_events(value, *, scopes) -> list[str]:
     if unknown:
         raise ApiError(
             "invalid_request",
-            f"Unknown event type {unknown[0]!r}; the types are {', '.join(types.SUBSCRIBABLE)}.",
+            f"Unknown event type {_quoted(unknown[0])}; the types are {', '.join(types.SUBSCRIBABLE)}.",
             param="enabled_events",
         )
     refused = [v for v in chosen if not types.scopes_allow(v, scopes)]
@@ -111,16 +134,17 @@ def validate_description(value) -> str:
     return value
 
 
-def _unknown_fields(data: dict, allowed: set[str]) -> None:
+def unknown_fields(data: dict, allowed: set[str]) -> None:
+    """Refuse a field the operation does not take; its name is the caller's text, quoted short."""
     extra = sorted(set(data) - allowed)
     if extra:
-        raise ApiError("invalid_request", f"Unknown parameter {extra[0]!r}.", param=extra[0])
+        raise ApiError("invalid_request", f"Unknown parameter {_quoted(extra[0])}.", param=extra[0][:QUOTED_PARAM])
 
 
 def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
     """A new endpoint and its secret (shown once). 409 ``webhook_endpoint_limit`` past 16 in this mode."""
     kind, credential_id = _owner(principal)
-    _unknown_fields(data, {"url", "enabled_events", "description"})
+    unknown_fields(data, {"url", "enabled_events", "description"})
     url = urls_check.validate(data.get("url"), livemode=principal.livemode)
     if "enabled_events" not in data:
         raise ApiError("invalid_request", "enabled_events is required.", param="enabled_events")
@@ -149,7 +173,7 @@ def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
 
 
 def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> WebhookEndpoint:
-    _unknown_fields(data, {"url", "enabled_events", "description", "disabled"})
+    unknown_fields(data, {"url", "enabled_events", "description", "disabled"})
     changes: dict = {}
     if "url" in data:
         changes["url"] = urls_check.validate(data["url"], livemode=endpoint.livemode)
@@ -231,7 +255,7 @@ def endpoint_rotate_secret(*, principal, endpoint: WebhookEndpoint, data: dict) 
 
     A rotation inside another's overlap drops the oldest secret at once: at most two sign.
     """
-    _unknown_fields(data, {"expires_in"})
+    unknown_fields(data, {"expires_in"})
     overlap = parse_expires_in(data.get("expires_in"))
     secret = secrets.new_secret()
     now = timezone.now()

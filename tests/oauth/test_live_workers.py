@@ -84,7 +84,12 @@ class Live:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = directory / "server.log"
-        keep = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_"))}
+        # Its own private single Redis: nothing of a cluster run's REDIS_CLUSTER carries over.
+        keep = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_", "REDIS_", "TEST_REDIS"))
+        }
         self.env = {
             **keep,
             "DJANGO_SETTINGS_MODULE": "live_oauth_settings",

@@ -11,6 +11,7 @@ def ids(errors):
 
 def test_store_is_redis_when_redis_url_is_set_else_in_process(settings):
     settings.RATELIMIT = {"KEY_PREFIX": "cfg"}
+    settings.REDIS_CLUSTER = False
     settings.REDIS_URL = None
     assert isinstance(conf.get_store(), MemoryStore)
     settings.REDIS_URL = "redis://127.0.0.1:1/0"

@@ -29,7 +29,12 @@ BIN = Path(sys.executable).parent
 
 def server_env(tmp_path, redis) -> dict:
     """The environment of a server process on ``redis`` (a private server or cluster)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_"))}
+    # The fixture's Redis only (its env says REDIS_CLUSTER for a cluster): not a cluster run's settings.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "PYTEST", "RATELIMIT_", "REDIS_", "TEST_REDIS"))
+    }
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         SECRET_KEY="two-process-test-key-0123456789-0123456789-0123456789",
@@ -203,3 +208,51 @@ def test_a_key_revoked_through_one_node_is_refused_by_the_other_on_its_next_requ
     )
     assert json.loads(opener.open(revoke, timeout=10).read())["status"] == "revoked"
     assert get(f"http://127.0.0.1:{node_b}/v1/me", secret) == 401
+
+
+def mcp_whoami(port: int, token: str) -> tuple[int, dict]:
+    """One tools/call on a node's /mcp, as an assistant's next call would be."""
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "svc_whoami", "arguments": {}}}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/mcp",
+        data=json.dumps(message).encode(),
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers)
+
+
+def test_a_disconnect_through_one_node_ends_the_apps_next_mcp_call_on_the_other(two_servers, tmp_path):
+    ports, _secret, redis_server = two_servers
+    node_a, node_b = ports
+    # An app connected to the account, its access token for the servers' /mcp (BASE_URL http://127.0.0.1).
+    token = manage(
+        server_env(tmp_path, redis_server),
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.contrib.auth import get_user_model; from tests.support.oauth import issue, make_client; "
+        "user = get_user_model().objects.get(email='two@example.com'); "
+        "app = make_client(name='Two Node Assistant', client_id='dcr_twonodes'); "
+        "print(issue(user, app, resource='http://127.0.0.1/mcp', scope='rates:read')['access_token'])",
+    )
+    assert [mcp_whoami(node_b, token)[0] for _ in range(2)] == [200, 200]  # cached on B
+    opener, csrf = signed_in(node_a)
+    base = f"http://127.0.0.1:{node_a}"
+    disconnect = urllib.request.Request(
+        f"{base}/api/oauth/connections/dcr_twonodes",
+        method="DELETE",
+        headers={"X-CSRFToken": csrf, "Referer": base + "/settings/connected-apps"},
+    )
+    assert json.loads(opener.open(disconnect, timeout=10).read())["deleted"] is True
+    status, headers = mcp_whoami(node_b, token)
+    assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer")

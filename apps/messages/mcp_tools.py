@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from apps.api_v1.public import page
+from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.core.request_context import current_request
@@ -52,12 +53,13 @@ def _number(principal, value: str | None):
     try:
         return reading.readable_number(principal=principal, value=value)
     except ApiError as error:
+        said = echoed(value)  # the caller's text (at most 32 characters, the schema's bound)
         if error.code == "not_found":
             raise ToolFailure(
-                f"{value} is not one of the user's numbers. Use svc_list_numbers to see their numbers."
+                f"{said} is not one of the user's numbers. Use svc_list_numbers to see their numbers."
             ) from None
         raise ToolFailure(
-            f"The user has not turned on message reading for {value}. Ask them to turn it on at "
+            f"The user has not turned on message reading for {said}. Ask them to turn it on at "
             f"{reading.sharing_url()} if they want it read."
         ) from None
 

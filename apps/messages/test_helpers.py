@@ -15,7 +15,7 @@ from apps.core.errors import ApiError
 
 from . import selectors, services
 from .apis import parse_sender, query_number
-from .models import MAX_BODY
+from .models import MAX_BODY, MAX_SENDER
 from .serializers import MessageSerializer
 
 BODY = inline_serializer(
@@ -73,6 +73,9 @@ class TestMessageApi(IdempotentMixin, APIView):
         if len(body) > MAX_BODY:
             raise ApiError("invalid_request", f"body is at most {MAX_BODY} characters.", param="body")
         sender = parse_sender(sender_value)
+        # The filter's pattern takes a "+" before 16 characters (it finds nothing); a stored sender has 16 at most.
+        if len(sender) > MAX_SENDER:
+            raise ApiError("invalid_request", f"from is at most {MAX_SENDER} characters, the + included.", param="from")
         number = selectors.number_find(principal=principal, value=query_number(number_value))
         if number is None:
             raise ApiError("not_found", "No such number among your test-mode numbers.", param="number")

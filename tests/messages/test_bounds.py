@@ -5,8 +5,10 @@ without the characters that reorder or hide text."""
 
 import re
 from contextlib import contextmanager
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -164,6 +166,16 @@ class TestHelper:
         assert_error(response, 400, "invalid_request", param=param)
         assert sent == []
         assert Message.objects.count() == 0
+
+
+def test_sim_sms_refuses_a_sender_longer_than_a_stored_one(user):
+    make_sms_number(user, SHORT_NUMBER)
+    with pytest.raises(CommandError):
+        call_command(
+            "sim_sms", "--email", user.email, "--number", SHORT_NUMBER, "--from", LONGEST_SENDER, "--body", "hi",
+            stdout=StringIO(),
+        )  # fmt: skip
+    assert not Message.objects.exists()
 
 
 class TestTool:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.core.phones import parse_e164
 from apps.messages.apis import _SENDER
-from apps.messages.models import MAX_BODY
+from apps.messages.models import MAX_BODY, MAX_SENDER
 from apps.messages.serializers import message_data
 from apps.messages.services import message_receive
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
             parse_e164(number)
         except ValidationError as error:
             raise CommandError(f"--number: {error.messages[0]}") from None
-        if not _SENDER.fullmatch(sender):
+        if not _SENDER.fullmatch(sender) or len(sender) > MAX_SENDER:  # the pattern takes "+" and 16 more
             raise CommandError("--from must be a number in E.164 form or an alphanumeric sender (at most 16).")
         if not body or len(body) > MAX_BODY:
             raise CommandError(f"--body must be 1 to {MAX_BODY} characters.")

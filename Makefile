@@ -92,3 +92,5 @@ bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) -m bench.run --write-docs $(BENCH_ARGS)
 	$(PY) -m bench.webhooks --write-docs
+	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_callbacks REDIS_URL=redis://127.0.0.1:6379/15 \
+		$(PY) -m bench.callbacks --write-docs

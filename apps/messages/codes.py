@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 # A host name as WICG's parser takes it: labels of letters, digits and hyphens, dot-separated.
 _HOST = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+"
+# A host name is at most 253 characters (RFC 1035); the pattern's labels alone do not bound it.
+MAX_HOST = 253
 _ORIGIN_BOUND = re.compile(rf"@(?P<domain>{_HOST}) #(?P<code>[A-Za-z0-9]{{4,16}})(?: @{_HOST})?")
 
 # Words that name a code. English: code, OTP, passcode, PIN, verification. Spanish, German,
@@ -70,7 +72,8 @@ def detect_code(body: str) -> OneTimeCode | None:
     lines = body.rstrip().splitlines()
     if lines:
         bound = _ORIGIN_BOUND.fullmatch(lines[-1].strip())
-        if bound is not None:
+        # A longer "host" names no site: the line is read as text (and a stored domain holds 253).
+        if bound is not None and len(bound["domain"]) <= MAX_HOST:
             return OneTimeCode(code=bound["code"], domain=bound["domain"].lower())
     found = {match["code"] for pattern in (_WORD_THEN_DIGITS, _DIGITS_THEN_WORD) for match in pattern.finditer(body)}
     if len(found) == 1:

@@ -61,6 +61,13 @@ def audit_record(**fields) -> AuditEvent:
     return event
 
 
+def audit_record_all(events: list[AuditEvent]) -> None:
+    """Write rows of ``audit_event`` or ``audit_sensitive_event`` in one statement (an action that
+    touched several things at once). Call it inside the action's own transaction, if it has one."""
+    if events:
+        AuditEvent.objects.bulk_create(events)
+
+
 def audit_event(
     *,
     event_type: EventType | str,

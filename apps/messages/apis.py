@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
+from apps.core.ids import is_id
 
 from . import reading, selectors
 from .models import MAX_SENDER, MESSAGE_PREFIX
@@ -47,6 +48,16 @@ def parse_time(request, name: str) -> datetime | None:
     if not _SECONDS.fullmatch(value):
         raise ApiError("invalid_request", f"{name} must be a time in Unix seconds.", param=name)
     return datetime.fromtimestamp(int(value), tz=UTC)
+
+
+def one_cursor(params) -> str | None:
+    """The list's cursor when exactly one is sent and it is well formed; otherwise the page refuses
+    it (or pages from the start) without a position read ahead."""
+    after, before = params.get("starting_after"), params.get("ending_before")
+    if (after is None) == (before is None):
+        return None
+    cursor = after if after is not None else before
+    return cursor if is_id(cursor, MESSAGE_PREFIX) else None
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -122,15 +133,25 @@ class MessageListApi(ResourceListApi):
         sender = parse_sender(params.get("from"))
         gte, lt = parse_time(request, "created[gte]"), parse_time(request, "created[lt]")
         principal = request.auth
-        number = None
+        since = reading.window_start(principal, timezone.now())
+        number, positions = None, None
         if params.get("number") is not None:
-            number = reading.readable_number(principal=principal, value=query_number(params["number"]))
-        now = timezone.now()
-        since = reading.window_start(principal, now)
+            # The cursor's position is read in the number's statement: the page is then one statement more.
+            cursor = one_cursor(params)
+            number = reading.readable_number(
+                principal=principal, value=query_number(params["number"]), cursor=cursor, since=since
+            )
+            positions = {cursor: selectors.cursor_position(number)} if cursor is not None else None
         if since is not None and ((gte is not None and gte < since) or (lt is not None and lt <= since)):
             raise reading.history_needed("Reading messages older than 60 minutes")
         listing = selectors.message_list(
-            principal=principal, number_id=number.id if number else None, sender=sender, gte=gte, lt=lt, since=since
+            principal=principal,
+            number_id=number.id if number else None,
+            sender=sender,
+            gte=gte,
+            lt=lt,
+            since=since,
+            positions=positions,
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(listing, request, view=self)

@@ -12,7 +12,7 @@ from django.conf import settings
 
 from apps.api_v1.public import RESOURCE_PATH, has_scope
 from apps.audit.models import EventType
-from apps.audit.services import audit_sensitive_action
+from apps.audit.services import audit_record_all, audit_sensitive_event
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.credentials.challenges import www_authenticate
@@ -51,9 +51,12 @@ def window_start(principal, now: datetime) -> datetime | None:
     return None if has_scope(principal, HISTORY_SCOPE) else now - WINDOW
 
 
-def readable_number(*, principal, value: str, param: str = "number"):
-    """The caller's number named by ``value`` (num_ id or E.164) whose messages may be read now."""
-    number = selectors.number_find(principal=principal, value=value)
+def readable_number(
+    *, principal, value: str, param: str = "number", cursor: str | None = None, since: datetime | None = None
+):
+    """The caller's number named by ``value`` (num_ id or E.164) whose messages may be read now; with
+    ``cursor``, read with that message's position (``selectors.number_find``)."""
+    number = selectors.number_find(principal=principal, value=value, cursor=cursor, since=since)
     if number is None:
         raise ApiError("not_found", "No such number in this account and mode.", param=param)
     if not selectors.is_shared(number):
@@ -68,16 +71,21 @@ def spend_number_budgets(*, request, number_ids) -> None:
 
 
 def record_read(*, principal, messages) -> None:
-    """An audit event for each number whose messages the caller just read ("read 2 messages of +44 ...")."""
+    """An audit event for each number whose messages the caller just read ("read 2 messages of +44 ..."),
+    written in one statement however many numbers the page holds."""
     by_number: dict[str, int] = {}
     for message in messages:
         by_number[message.to_number] = by_number.get(message.to_number, 0) + 1
+    events = []
     for number, count in by_number.items():
         said = "1 message" if count == 1 else f"{count} messages"
         # Numbers and counts only: a body or a code never reaches the audit log.
-        audit_sensitive_action(
-            principal=principal,
-            event_type=EventType.MESSAGES_READ,
-            summary=f"read {said} of {readable(number)}",
-            data={"number": number, "count": count},
+        events.append(
+            audit_sensitive_event(
+                principal=principal,
+                event_type=EventType.MESSAGES_READ,
+                summary=f"read {said} of {readable(number)}",
+                data={"number": number, "count": count},
+            )
         )
+    audit_record_all(events)

@@ -12,11 +12,13 @@ credential's): only its primary key is read.
 """
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.apps import apps as django_apps
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from apps.api_v1.public import Listing
 from apps.core.phones import parse_e164
@@ -72,20 +74,40 @@ def number_shares_messages(*, user_id, livemode: bool, number_id) -> bool:
     )
 
 
-def number_find(*, principal, value: str):
+def number_find(*, principal, value: str, cursor: str | None = None, since: datetime | None = None):
     """The caller's number named by its ``num_`` id or its E.164 form; None when it is not theirs
-    (another account's, the other mode's, or none), or ``value`` names no number at all."""
+    (another account's, the other mode's, or none), or ``value`` names no number at all.
+
+    With ``cursor`` (a well-formed message id), the same statement also reads where that message
+    stands among the messages the caller can read now (``message_list``'s cursors, ``since`` its
+    window): ``cursor_position(number)`` gives it, so a filtered page with a cursor costs no
+    statement of its own for the cursor.
+    """
     if not isinstance(value, str):
         return None
     if value.startswith("num_"):
         if _NUMBER_ID.fullmatch(value) is None:
             return None
-        return numbers_of(principal).filter(pk=value).first()
-    try:
-        parse_e164(value)  # the stored form: E.164 as written, so a well-formed value is looked up as is
-    except ValidationError:
+        found = numbers_of(principal).filter(pk=value)
+    else:
+        try:
+            parse_e164(value)  # the stored form: E.164 as written, so a well-formed value is looked up as is
+        except ValidationError:
+            return None
+        found = numbers_of(principal).filter(number=value).order_by("created", "id")
+    if cursor is not None:
+        named = _readable(principal, since).filter(pk=cursor)
+        found = found.annotate(
+            cursor_created=Subquery(named.values("created")[:1]), cursor_pk=Subquery(named.values("id")[:1])
+        )
+    return found.first()
+
+
+def cursor_position(number) -> dict | None:
+    """The position ``number_find`` read with its ``cursor``: None when the caller cannot read that message now."""
+    if number.cursor_pk is None:
         return None
-    return numbers_of(principal).filter(number=value).order_by("created", "id").first()
+    return {"created": number.cursor_created, "id": number.cursor_pk}
 
 
 def numbers_shared(*, principal) -> list:
@@ -127,6 +149,31 @@ def _listed(
     return queryset
 
 
+def _readable(principal, since: datetime | None) -> QuerySet[Message]:
+    """Every message the caller can read now: the rows a cursor may name, whichever filters a page has."""
+    window = {"since": since} if since is not None else {}
+    return _listed(
+        principal.livemode, False, False, False, False, since is not None, user_id=principal.user.pk, **window
+    )
+
+
+@dataclass(frozen=True)
+class _PositionsKnown:
+    """A listing whose cursor positions were read already (``number_find``'s ``cursor``): the page's own
+    statement is all that is left to send."""
+
+    listing: Listing
+    positions: Mapping[str, dict | None]
+
+    def rows(self, travel: str, limit: int, position: dict | None) -> list:
+        return self.listing.rows(travel, limit, position)
+
+    def position(self, object_id: str) -> dict | None:
+        if object_id in self.positions:
+            return self.positions[object_id]
+        return self.listing.position(object_id)
+
+
 def message_list(
     *,
     principal,
@@ -135,12 +182,16 @@ def message_list(
     gte: datetime | None = None,
     lt: datetime | None = None,
     since: datetime | None = None,
-) -> Listing:
+    positions: Mapping[str, dict | None] | None = None,
+):
     """The caller's readable messages (numbers shared, and newer than ``since`` when given), filtered;
-    the list pages them newest first.
+    the list pages them newest first (rows for ``apps.api_v1.public.page``: a ``Listing``, or one whose
+    cursor positions are known).
 
     A cursor must be a message the caller can read now, whichever filters this page has: a
     message of a number switched off, or older than the caller's window, marks no position.
+    ``positions``: cursors whose position (or None) was read already, by the same rule and
+    ``since``, so that the page does not read it again.
     """
     account = {"user_id": principal.user.pk}
     window = {"since": since} if since is not None else {}
@@ -153,7 +204,8 @@ def message_list(
     readable = Listing(
         _listed, (principal.livemode, False, False, False, False, since is not None), {**account, **window}
     )
-    return Listing(_listed, (*shape, since is not None), {**account, **filters, **window}, cursors=readable)
+    listing = Listing(_listed, (*shape, since is not None), {**account, **filters, **window}, cursors=readable)
+    return _PositionsKnown(listing, positions) if positions else listing
 
 
 def message_get(*, principal, message_id: str) -> Message | None:

@@ -323,10 +323,10 @@ def test_a_read_failing_midway_leaks_no_body_or_code(monkeypatch, caplog, settin
 
     message = make_message(number, SECRET_BODY)
 
-    def audit_down(**kwargs):
+    def audit_down(*args, **kwargs):
         raise RuntimeError("the audit table is unavailable")
 
-    monkeypatch.setattr(reading, "audit_sensitive_action", audit_down)
+    monkeypatch.setattr(reading, "audit_record_all", audit_down)
     caplog.set_level(logging.INFO)
     for path in ("/v1/messages", f"/v1/messages/{message.id}"):
         response = read(live_secret, path)

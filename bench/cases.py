@@ -32,17 +32,21 @@ class Case:
     name: str
     reference: str  # "floor" or "peer"
     phase2: bool = False
+    # Measured against the stock DRF peer (bench/drf_peer/) and its limit (bench/limits.py) too.
+    references: bool = False
+    # Another case whose lines run in turn with this one's (on the large set): /mcp against /v1.
+    beside: str = ""
 
 
 CASES = (
-    Case("me_key", "GET /v1/me, API key", "floor"),
-    Case("me_oauth", "GET /v1/me, OAuth access token", "floor"),
-    Case("mcp", "/mcp tools/call svc_whoami", "peer"),
-    Case("rates", "GET /v1/rates?to=<number>", "floor", phase2=True),
-    Case("ledger", "GET /v1/balance_transactions?limit=10", "floor", phase2=True),
-    Case("calls", "GET /v1/calls?limit=10", "floor", phase2=True),
-    Case("contacts", "GET /v1/contacts?query=<word>", "floor", phase2=True),
-    Case("mcp_calls", "/mcp tools/call svc_list_calls", "peer", phase2=True),
+    Case("me_key", "GET /v1/me, API key", "floor", references=True),
+    Case("me_oauth", "GET /v1/me, OAuth access token", "floor", references=True),
+    Case("mcp", "/mcp tools/call svc_whoami", "peer", beside="me_oauth"),
+    Case("rates", "GET /v1/rates?to=<number>", "floor", phase2=True, references=True),
+    Case("ledger", "GET /v1/balance_transactions?limit=10", "floor", phase2=True, references=True),
+    Case("calls", "GET /v1/calls?limit=10", "floor", phase2=True, references=True),
+    Case("contacts", "GET /v1/contacts?query=<word>", "floor", phase2=True, references=True),
+    Case("mcp_calls", "/mcp tools/call svc_list_calls", "peer", phase2=True, beside="calls"),
 )
 
 
@@ -71,6 +75,27 @@ def case_lines(fixture: dict) -> dict[str, list[str]]:
             _get(f"/v1/contacts?query={quote(word)}", c["api_key"]) for word in fixture["words"] for c in heavy
         ],
         "mcp_calls": [_mcp(c["mcp"], LIST_CALLS_CALL) for c in heavy],
+    }
+
+
+ROUND_TRIP_LINE = "GET\t/bench/floor-round-trip\t\t"
+
+
+def limit_lines(fixture: dict, heavy_ids: list[str]) -> dict[str, list[str]]:
+    """Each read's limit (bench/limits.py): the same rows asked of the bare statements, the account
+    named by its id. /v1/me's limit is the calibration row (the floor plus one Redis round trip)."""
+    numbers = fixture["numbers"]
+    return {
+        "me_key": [ROUND_TRIP_LINE],
+        "me_oauth": [ROUND_TRIP_LINE],
+        "rates": [f"GET\t/bench/limit/rates?to={quote(n)}\t\t" for n in numbers],
+        "ledger": [f"GET\t/bench/limit/ledger?user={u}\t\t" for u in heavy_ids],
+        "calls": [f"GET\t/bench/limit/calls?user={u}\t\t" for u in heavy_ids],
+        "contacts": [
+            f"GET\t/bench/limit/contacts?query={quote(word)}&user={u}\t\t"
+            for word in fixture["words"]
+            for u in heavy_ids
+        ],
     }
 
 

@@ -1,7 +1,7 @@
 """The report of one run: tables, ratios, targets met or not, and docs/performance.md."""
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bench.measure import Result
 
@@ -26,6 +26,10 @@ class Run:
     memory: dict
     sizes: dict
     timings: dict
+    drf: dict = field(default_factory=dict)  # case key: the stock DRF peer's rounds (bench/drf_peer/)
+    limits: dict = field(default_factory=dict)  # case key: its limit's rounds (bench/limits.py)
+    beside: dict = field(default_factory=dict)  # /mcp case key: the /v1 case held to it, in turn
+    read_statements: dict = field(default_factory=dict)  # (ours|drf, case key): bench/statements.py
 
 
 def _ratio(a: float, b: float) -> float:
@@ -56,6 +60,20 @@ def growth(run: Run, key: str, *, corrected: bool = True) -> float:
 
 def calibration_ratio(run: Run) -> float:
     return _ratio(run.calibration.median_rps, run.references["calibration"].median_rps)
+
+
+def over_peer(run: Run, key: str, attr: str = "median_rps") -> float:
+    """Ours on the large set over the stock DRF peer, rounds taken in turn."""
+    return _ratio(getattr(run.results[(key, "large")], attr), getattr(run.drf[key], attr))
+
+
+def over_limit(run: Run, key: str, attr: str = "median_rps") -> float:
+    """Ours on the large set over the read's limit (for /v1/me the calibration row), rounds in turn."""
+    return _ratio(getattr(run.results[(key, "large")], attr), getattr(run.limits[key], attr))
+
+
+def beside_ratio(run: Run, key: str) -> float:
+    return _ratio(run.results[(key, "large")].median_rps, run.beside[key].median_rps)
 
 
 # What bounds each target when it is not met (shown only then), and what was tried for it below.
@@ -160,26 +178,20 @@ def targets(run: Run) -> list[tuple[str, str, float, float, bool, str]]:
         met = value <= bound if upper else value >= bound
         out.append((name, f"{'<=' if upper else '>='} {bound:.2f}", value, bound, met, why))
 
-    cal = calibration_ratio(run)
-    for key, label in (("me_key", "API key"), ("me_oauth", "OAuth")):
+    # The five reads against their two references, rounds taken in turn (large set).
+    for case in run.cases:
+        if case.key in run.drf:
+            why = "me" if case.key.startswith("me_") else "phase2"
+            add(f"{case.name} / stock DRF peer", over_peer(run, case.key), 2.5, why=why)
+            add(f"{case.name} / its limit", over_limit(run, case.key), 0.6, why=why)
+    for key in ("me_key", "me_oauth"):
         if key in keys:
-            add(f"GET /v1/me ({label}) / floor", case_ratio(run, key), 0.65, why="me")
-            add(f"GET /v1/me ({label}) / calibration", _ratio(case_ratio(run, key), cal), 0.85, why="me")
-            add(f"GET /v1/me ({label}) p99 / floor p99", case_ratio(run, key, attr="median_p99"), 1.5, upper=True,
-                why="me_p99")  # fmt: skip
-    if "mcp" in keys:
-        add("/mcp svc_whoami / SDK peer whoami", case_ratio(run, "mcp"), 1.8, why="mcp")
-    me = case_ratio(run, "me_key") if "me_key" in keys else 0.0
-    for key, label in (("rates", "rate lookup"), ("ledger", "ledger page")):
-        if key in keys:
-            add(f"{label} / floor", case_ratio(run, key), 0.45, why="phase2")
-            if me:
-                add(f"{label} / GET /v1/me (API key)", _ratio(case_ratio(run, key), me), 0.85, why="phase2")
-    for key, label in (("calls", "calls page"), ("contacts", "contact search")):
-        if key in keys:
-            add(f"{label} / floor", case_ratio(run, key), 0.4, why="phase2")
-    if "mcp_calls" in keys:
-        add("/mcp svc_list_calls / SDK peer whoami", case_ratio(run, "mcp_calls"), 1.0, why="mcp")
+            add(f"GET /v1/me ({'API key' if key == 'me_key' else 'OAuth'}) p99 / floor p99",
+                case_ratio(run, key, attr="median_p99"), 1.5, upper=True, why="me_p99")  # fmt: skip
+    if "mcp" in run.beside:
+        add("/mcp svc_whoami / GET /v1/me (OAuth), in turn", beside_ratio(run, "mcp"), 0.9, why="mcp")
+    if "mcp_calls" in run.beside:
+        add("/mcp svc_list_calls / GET /v1/calls?limit=10, in turn", beside_ratio(run, "mcp_calls"), 0.9, why="mcp")
     for key, (mine, theirs) in run.tokens.items():
         label = {"refresh": "refresh", "code": "code exchange"}[key]
         add(f"{label} / stock django-oauth-toolkit", _ratio(mine.median_rps, theirs.median_rps), 2.5, why="tokens")
@@ -244,6 +256,47 @@ def render(run: Run) -> str:
             f"| {case.name} | {case_ratio(run, case.key, 'small'):.2f} | {case_ratio(run, case.key):.2f} | "
             f"{growth(run, case.key, corrected=False):.2f} | {growth(run, case.key):.2f} |"
         )
+    if run.drf:
+        rows += [
+            "",
+            "## The five reads against a stock DRF peer and their limit",
+            "",
+            "Large set, rounds taken in turn with the case. The peer (bench/drf_peer/): the same reads with DRF's "
+            "generic views, ModelSerializers and CursorPagination, django-oauth-toolkit's OAuth2Authentication "
+            "and TokenHasScope, a plain API-key class, UserRateThrottle on Django's cache in the same Redis, "
+            "Django's startproject middleware, the same tables and gunicorn settings. The limit "
+            "(bench/limits.py): the floor view plus the read's own statements on a raw psycopg cursor, "
+            "prepared, the rows written by DRF's JSONRenderer; for /v1/me the calibration row (the floor "
+            "plus one Redis round trip).",
+            "",
+            "| read | ours req/s | peer req/s | limit req/s | ours / peer | ours / limit | ours p99 ms | "
+            "peer p99 ms | limit p99 ms | statements: ours | statements: peer |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for case in run.cases:
+            if case.key not in run.drf:
+                continue
+            r, peer, lim = run.results[(case.key, "large")], run.drf[case.key], run.limits[case.key]
+            ours_sql = run.read_statements.get(("ours", case.key), {})
+            peer_sql = run.read_statements.get(("drf", case.key), {})
+            rows.append(
+                f"| {case.name} | {r.median_rps:.0f} | {peer.median_rps:.0f} | {lim.median_rps:.0f} | "
+                f"{over_peer(run, case.key):.2f} | {over_limit(run, case.key):.2f} | {r.median_p99:.2f} | "
+                f"{peer.median_p99:.2f} | {lim.median_p99:.2f} | {_statements(ours_sql)} | {_statements(peer_sql)} |"
+            )
+        rows += [
+            "",
+            "Statements: on the wire per request (libpq's trace, BEGIN, COMMIT and Django's health check "
+            "included), median of the replayed requests; in brackets, through Django's cursor.",
+        ]
+    if run.beside:
+        rows += ["", "| /mcp case | req/s | the /v1 read beside it | req/s | ratio |", "|---|---:|---|---:|---:|"]
+        for key, other in run.beside.items():
+            r = run.results[(key, "large")]
+            rows.append(
+                f"| {r.name} | {r.median_rps:.0f} | {other.name} | {other.median_rps:.0f} | "
+                f"{beside_ratio(run, key):.2f} |"
+            )
     if run.tokens:
         rows += [
             "",

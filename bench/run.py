@@ -15,6 +15,7 @@ import json
 import os
 import runpy
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -82,6 +83,11 @@ class Bench:
         self.memory = {size: WorkerMemory(f"service, {size} data set") for size in SIZES}
         self.tokens: dict = {}
         self.statements: dict = {}
+        # The five reads' references, each in turn with the case: the stock DRF peer and the limit.
+        self.drf: dict[str, Result] = {}
+        self.limits: dict[str, Result] = {}
+        self.beside: dict[str, Result] = {}  # /mcp cases: the /v1 case they are held to, in turn
+        self.read_statements: dict = {}
 
     def timed(self, name: str, started: float) -> None:
         self.timings[name] = time.monotonic() - started
@@ -112,9 +118,14 @@ class Bench:
             servers.prepare_peer_database(self.database_url)
         self.timed("data copy", mark)
         self.lines = {size: cases.case_lines(self.fixtures[size]) for size in SIZES}
+        heavy = servers.user_ids(urls["large"], self.fixtures["large"]["heavy"])
+        self.limit_files = {
+            key: cases.write_lines(self.workdir, f"limit-{key}", rows)
+            for key, rows in cases.limit_lines(self.fixtures["large"], heavy).items()
+        }
         self.files = {
             (case.key, size): cases.write_lines(self.workdir, f"{case.key}-{size}", self.lines[size][case.key])
-            for case in args.case_list
+            for case in cases.CASES  # every case: an /mcp case runs a /v1 case's lines beside it
             for size in SIZES
         }
         self.floor_lines = cases.write_lines(self.workdir, "floor", ["GET\t/bench/floor\t\t"])
@@ -165,6 +176,16 @@ class Bench:
             by_peer = case.reference == "peer"
             reference = self.references[case.key] = Result(f"reference of {case.key}")
             entries = [(reference, self.peer_lines, sdk) if by_peer else (reference, self.floor_lines, large)]
+            if case.references:
+                drf = self.servers["drf"]
+                send_all(self.lines["large"][case.key], drf, connections=args.connections)
+                self.limits[case.key] = Result(f"limit of {case.key}")
+                self.drf[case.key] = Result(f"stock DRF peer: {case.name}")
+                entries.append((self.limits[case.key], self.limit_files[case.key], large))
+                entries.append((self.drf[case.key], self.files[(case.key, "large")], drf))
+            if case.beside:
+                self.beside[case.key] = Result(f"{case.beside} (large), in turn with {case.key}")
+                entries.append((self.beside[case.key], self.files[(case.beside, "large")], large))
             for size in SIZES:
                 self.results[(case.key, size)] = Result(f"{case.name} ({size})")
                 entries.append((self.results[(case.key, size)], self.files[(case.key, size)], self.on[size]))
@@ -213,6 +234,23 @@ class Bench:
         command = servers.gunicorn("config.wsgi", server.port, self.args.workers)
         return process(server, command, self.envs[size], "/bench/floor")
 
+    def count_read_statements(self) -> None:
+        """SQL statements per request of each read, ours and the stock DRF peer's (bench/statements.py)."""
+        mark = time.monotonic()
+        n = self.args.statement_samples
+        for case in self.args.case_list:
+            if not case.references:
+                continue
+            path = self.files[(case.key, "large")]
+            for side, env in (("ours", self.envs["large"]), ("drf", servers.drf_env(self.envs["large"]))):
+                answer = subprocess.run(
+                    [servers.PY, "-m", "bench.statements", str(path), str(n)],
+                    cwd=ROOT, env={**env, "BENCH_PORT": str(servers.PORTS["large"])},
+                    check=True, capture_output=True, text=True,
+                ).stdout  # fmt: skip
+                self.read_statements[(side, case.key)] = json.loads(answer.strip().splitlines()[-1])
+        self.timed("read statements", mark)
+
     def run(self) -> report.Run:
         args, started = self.args, time.monotonic()
         self.prepare()
@@ -220,11 +258,16 @@ class Bench:
         with ExitStack() as stack:
             stack.enter_context(self.service("large"))
             stack.enter_context(process(sdk, servers.uvicorn_peer(sdk.port, args.workers), {**os.environ}, "/mcp"))
+            if any(case.references for case in args.case_list):
+                drf = self.servers["drf"]
+                command = servers.gunicorn("bench.drf_peer.wsgi", drf.port, args.workers)
+                stack.enter_context(process(drf, command, servers.drf_env(self.envs["large"]), "/v1/me"))
             with self.service("small"):
                 self.warm_up()
                 self.read_cases()
                 self.memory_top_up()
-            for result in [self.floor_pool, self.calibration, self.peer_pool, *self.results.values()]:
+            results = [*self.results.values(), *self.limits.values(), *self.drf.values(), *self.beside.values()]
+            for result in [self.floor_pool, self.calibration, self.peer_pool, *results]:
                 print(report_line(result), flush=True)
             if not args.no_tokens:
                 mark = time.monotonic()
@@ -232,6 +275,7 @@ class Bench:
                 stack.enter_context(process(dot, command, servers.peer_env(self.database_url), "/o/token/"))
                 self.tokens = tokens.token_rounds(args, self.workdir, self.envs["large"], large, dot)
                 self.timed("token rounds", mark)
+        self.count_read_statements()
         if not args.no_tokens:
             mark = time.monotonic()
             self.statements = tokens.count_statements(args, self.workdir, self.envs["large"])
@@ -249,6 +293,10 @@ class Bench:
             server_floors=self.server_floors,
             tokens=self.tokens,
             statements=self.statements,
+            drf=self.drf,
+            limits=self.limits,
+            beside=self.beside,
+            read_statements=self.read_statements,
             memory=self.memory,
             sizes=self.fixtures,
             timings=self.timings,

@@ -12,7 +12,7 @@ from bench import databases
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 BASE_URL = "http://127.0.0.1:8101"  # what the service advertises (both sets): the tokens' resources name it
-PORTS = {"large": 8101, "sdk": 8102, "small": 8103, "dot": 8104}
+PORTS = {"large": 8101, "sdk": 8102, "small": 8103, "dot": 8104, "drf": 8105}
 PEER_DATABASE = "bench_peer"
 # One key for every process of a run; never written anywhere.
 SECRET_KEY = secrets.token_urlsafe(50)
@@ -34,7 +34,8 @@ def service_env(database_url: str, key_prefix: str) -> dict:
     limiter's store with roomy budgets (bench/roomy_store.py). Each set gets its own key prefix in Redis."""
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        # The service's settings with the limit views mounted beside the floor (bench/settings.py).
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DEBUG": "0",
         "SECRET_KEY": SECRET_KEY,
         "BASE_URL": BASE_URL,
@@ -47,6 +48,21 @@ def service_env(database_url: str, key_prefix: str) -> dict:
         "BENCH_FLOOR": "1",
         "LOG_LEVEL": "WARNING",
     }
+
+
+def drf_env(service: dict) -> dict:
+    """The stock DRF peer of the five reads (bench/drf_peer/): the large set's environment, its settings."""
+    return {**service, "DJANGO_SETTINGS_MODULE": "bench.drf_peer.settings"}
+
+
+def user_ids(database_url: str, indexes: list[int]) -> list[str]:
+    """The ids of the fixture's accounts ``indexes`` (bench.setup_data makes bench<i>@example.com in order)."""
+    import psycopg
+
+    emails = [f"bench{i}@example.com" for i in indexes]
+    with psycopg.connect(database_url) as conn:
+        found = dict(conn.execute("SELECT email, id FROM accounts_user WHERE email = ANY(%s)", [emails]).fetchall())
+    return [found[email] for email in emails]
 
 
 def peer_env(database_url: str) -> dict:

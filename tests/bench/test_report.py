@@ -31,7 +31,12 @@ def synthetic_run(*, large_factor=1.0, memory_growth=0.2, server_factor=1.0):
         ("dot", "refresh"): {"median_wire": 19, "median_django": 18, "sample": ["SELECT 1"]},
     }
     fixture = {"users": 10, "size": {"deck": 1, "ledger": 1, "calls": 1, "contacts": 1}}
+    readers = [case for case in CASES if case.references]
     return Run(
+        drf={case.key: result(f"drf {case.key}", [250.0] * 3) for case in readers},
+        limits={case.key: result(f"limit {case.key}", floor) for case in readers},
+        beside={case.key: result(f"beside {case.key}", [700.0] * 3) for case in CASES if case.beside},
+        read_statements={("ours", "calls"): {"median_wire": 1, "median_django": 1}},
         args=SimpleNamespace(statement_samples=20),
         cases=list(CASES),
         results=results,
@@ -55,10 +60,10 @@ def met(run) -> dict[str, bool]:
 
 def test_ratios_against_the_reference_and_the_calibration():
     found = met(synthetic_run())
-    assert found["GET /v1/me (API key) / floor"] is True  # 0.70 >= 0.65
-    assert found["GET /v1/me (API key) / calibration"] is True  # 0.70 / 0.80 >= 0.85
-    assert found["rate lookup / floor"] is True
-    assert found["/mcp svc_whoami / SDK peer whoami"] is False  # 0.70 < 1.8
+    assert found["GET /v1/me, API key / stock DRF peer"] is True  # 700 / 250 >= 2.5
+    assert found["GET /v1/me, API key / its limit"] is True  # 700 / 1000 >= 0.6
+    assert found["GET /v1/calls?limit=10 / stock DRF peer"] is True
+    assert found["/mcp svc_whoami / GET /v1/me (OAuth), in turn"] is True  # 700 / 700 >= 0.9
     assert found["refresh / stock django-oauth-toolkit"] is True  # 3x
     assert found["refresh statements / stock's"] is True  # 5 / 19
 
@@ -82,8 +87,10 @@ def test_a_worker_still_growing_over_the_last_requests_is_not_met():
 
 
 def test_the_report_names_what_bounds_each_unmet_target():
-    text = render(synthetic_run(large_factor=0.9))
-    assert "| /mcp svc_whoami / SDK peer whoami | >= 1.80 | 0.63 | NO |" in text
+    run = synthetic_run(large_factor=0.9)
+    run.beside["mcp"] = result("GET /v1/me, OAuth (large)", [1000.0] * 3)
+    text = render(run)
+    assert "| /mcp svc_whoami / GET /v1/me (OAuth), in turn | >= 0.90 | 0.63 | NO |" in text
     assert "What bounds the targets not met:" in text
     assert f"- {BOUNDS['mcp']} {TRIED['mcp']}" in text
     assert f"- {BOUNDS['growth']}" in text

@@ -99,6 +99,12 @@ def limit_lines(fixture: dict, heavy_ids: list[str]) -> dict[str, list[str]]:
     }
 
 
+def with_host(line: str, host: str) -> str:
+    """``line`` with a Host header: the stock DRF peer answers on its own port, addressed as the service."""
+    method, path, headers, body = line.split("\t")
+    return "\t".join((method, path, f"{headers}|Host: {host}" if headers else f"Host: {host}", body))
+
+
 def interleave(lists: list[list[str]]) -> list[str]:
     """One line of each list in turn, the shorter ones repeated: every case an equal share."""
     longest = max((len(rows) for rows in lists), default=0)

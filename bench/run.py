@@ -118,6 +118,13 @@ class Bench:
             servers.prepare_peer_database(self.database_url)
         self.timed("data copy", mark)
         self.lines = {size: cases.case_lines(self.fixtures[size]) for size in SIZES}
+        # The peer's lines: the cases' own, addressed to the host the tokens were issued for (the
+        # service's BASE_URL): DOT checks an access token's audience (RFC 8707) against the request's URI.
+        host = servers.BASE_URL.split("//", 1)[1]
+        self.drf_files = {
+            key: cases.write_lines(self.workdir, f"drf-{key}", [cases.with_host(line, host) for line in rows])
+            for key, rows in self.lines["large"].items()
+        }
         heavy = servers.user_ids(urls["large"], self.fixtures["large"]["heavy"])
         self.limit_files = {
             key: cases.write_lines(self.workdir, f"limit-{key}", rows)
@@ -178,11 +185,12 @@ class Bench:
             entries = [(reference, self.peer_lines, sdk) if by_peer else (reference, self.floor_lines, large)]
             if case.references:
                 drf = self.servers["drf"]
-                send_all(self.lines["large"][case.key], drf, connections=args.connections)
+                drf_lines = self.drf_files[case.key].read_text().splitlines()
+                send_all(drf_lines, drf, connections=args.connections)
                 self.limits[case.key] = Result(f"limit of {case.key}")
                 self.drf[case.key] = Result(f"stock DRF peer: {case.name}")
                 entries.append((self.limits[case.key], self.limit_files[case.key], large))
-                entries.append((self.drf[case.key], self.files[(case.key, "large")], drf))
+                entries.append((self.drf[case.key], self.drf_files[case.key], drf))
             if case.beside:
                 self.beside[case.key] = Result(f"{case.beside} (large), in turn with {case.key}")
                 entries.append((self.beside[case.key], self.files[(case.beside, "large")], large))
@@ -241,8 +249,10 @@ class Bench:
         for case in self.args.case_list:
             if not case.references:
                 continue
-            path = self.files[(case.key, "large")]
-            for side, env in (("ours", self.envs["large"]), ("drf", servers.drf_env(self.envs["large"]))):
+            for side, env, path in (
+                ("ours", self.envs["large"], self.files[(case.key, "large")]),
+                ("drf", servers.drf_env(self.envs["large"]), self.drf_files[case.key]),
+            ):
                 answer = subprocess.run(
                     [servers.PY, "-m", "bench.statements", str(path), str(n)],
                     cwd=ROOT, env={**env, "BENCH_PORT": str(servers.PORTS["large"])},

@@ -4,10 +4,12 @@ and a plain API-key authentication class: what a good Django team writes with st
 import phonenumbers
 from django.db.models import Prefetch
 from django.http import Http404
-from oauth2_provider.contrib.rest_framework import TokenHasScope
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication, TokenHasScope
 from rest_framework import exceptions, generics, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
+from rest_framework.throttling import UserRateThrottle
 
 from apps.accounts.models import User
 from apps.billing.models import BalanceTransaction
@@ -15,6 +17,8 @@ from apps.calls.models import Call
 from apps.contacts import search
 from apps.contacts.models import Contact, ContactPhoneNumber, ContactSearchTerm
 from apps.rates.models import Rate
+
+from .authentication import ApiKeyAuthentication
 
 
 def livemode(request) -> bool:
@@ -28,7 +32,16 @@ class Pages(CursorPagination):
     ordering = ("-created", "-id")
 
 
-class ScopedList(generics.ListAPIView):
+class Stock:
+    """The settings' classes, named on the views too (DRF binds its defaults when APIView is imported)."""
+
+    authentication_classes = [ApiKeyAuthentication, OAuth2Authentication]
+    throttle_classes = [UserRateThrottle]
+    renderer_classes = [JSONRenderer]
+    permission_classes = [IsAuthenticated]
+
+
+class ScopedList(Stock, generics.ListAPIView):
     permission_classes = [IsAuthenticated, TokenHasScope]
     pagination_class = Pages
 
@@ -59,7 +72,7 @@ class UserSerializer(serializers.ModelSerializer):
         return livemode(self.context["request"])
 
 
-class MeView(generics.RetrieveAPIView):
+class MeView(Stock, generics.RetrieveAPIView):
     serializer_class = UserSerializer
 
     def get_object(self):
@@ -85,7 +98,7 @@ class RateSerializer(serializers.ModelSerializer):
         return self.context["to"]
 
 
-class RateView(generics.RetrieveAPIView):
+class RateView(Stock, generics.RetrieveAPIView):
     serializer_class = RateSerializer
     permission_classes = [IsAuthenticated, TokenHasScope]
     required_scopes = ["rates:read"]

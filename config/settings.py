@@ -145,7 +145,12 @@ LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
 # or dotted path; test mode is always the simulator.
 TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
 # Who applies the normalized events the carrier reports, by family (the boundary imports no app).
-TELEPHONY_RECEIVERS = {"call": "apps.calls.states.call_apply_carrier_event"}
+TELEPHONY_RECEIVERS = {
+    "call": "apps.calls.states.call_apply_carrier_event",
+    "transcription": "apps.calls.transcripts.transcript_apply_carrier_event",
+}
+# The price of a transcript, in major units of SERVICE_CURRENCY a billed minute of the call (docs/design.md).
+TRANSCRIPT_PER_MINUTE = env("TRANSCRIPT_PER_MINUTE", "0.05")
 # Spend limits (docs/spec.md 8.5), per account and mode, in major units of SERVICE_CURRENCY; the day is UTC's.
 CALL_SPEND_LIMIT_DAILY = env("CALL_SPEND_LIMIT_DAILY", "50.00")
 CALL_SPEND_LIMIT_CREDENTIAL_DAILY = env("CALL_SPEND_LIMIT_CREDENTIAL_DAILY", "20.00")

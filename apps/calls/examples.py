@@ -5,8 +5,8 @@ from decimal import Decimal
 
 from apps.api_v1.public import EXAMPLE_TIME, list_example, response_example
 
-from .models import Call, Quote
-from .serializers import CallSerializer, QuoteSerializer
+from .models import Call, Quote, Transcript, TranscriptStatus
+from .serializers import CallSerializer, QuoteSerializer, transcript_object
 
 
 def _call() -> Call:
@@ -117,3 +117,17 @@ def ended() -> dict:
         duration=211,
     )
     return CallSerializer(call, context={"now": EXAMPLE_TIME + timedelta(minutes=5)}).data
+
+
+@response_example("create_transcript", body={"language": "auto"})
+def transcript_requested() -> dict:
+    transcript = Transcript(
+        id="trs_4Jq8Wm2ZcT6yHn3Lk9Pb5Rx1",
+        call_id=_placed().id,
+        livemode=True,
+        created=EXAMPLE_TIME + timedelta(minutes=6),
+        language="",
+        status=TranscriptStatus.QUEUED,
+        currency="usd",
+    )
+    return transcript_object(transcript)

@@ -309,6 +309,16 @@ def get_call_summary(*, principal, arguments) -> dict:
             "This call has no transcript, so there is no summary to read; only transcribed calls have one, and "
             "this tool cannot start a transcription. Tell the user, or look for another call with svc_list_calls."
         )
+    if transcript.status in ("queued", "processing"):
+        raise ToolFailure(
+            "This call's transcript is being prepared and its summary is not ready yet. Ask again in a minute; "
+            "this tool does not start or speed up a transcription."
+        )
+    if transcript.status == "failed":
+        raise ToolFailure(
+            "This call's transcript could not be made, so there is no summary to read, and it cost nothing. "
+            "Tell the user."
+        )
     now = timezone.now()
     item = _call_item(call, CallSerializer(call, context={"now": now}).data, names)
     with_whom = "with " + spoken.party(item)

@@ -149,15 +149,41 @@ class Call(models.Model):
         return self.status in LIVE_STATUSES
 
 
+class TranscriptStatus(models.TextChoices):
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class TranscriptFailure(models.TextChoices):
+    AUDIO_UNAVAILABLE = "audio_unavailable"
+    TOO_SHORT = "too_short"
+    PROVIDER_ERROR = "provider_error"
+
+
 class Transcript(models.Model):
+    """A call's transcript and summary. Requested ones (POST /v1/calls/{id}/transcript) go from queued
+    to completed or failed through the carrier's events; the phase 2 rows read as completed."""
+
     id = models.CharField(primary_key=True, max_length=32, default=new_transcript_id, editable=False)
     call = models.OneToOneField(Call, on_delete=models.CASCADE, related_name="transcript")
     livemode = models.BooleanField(default=True)
     created = models.DateTimeField(default=timezone.now)
-    summary = models.TextField()
+    summary = models.TextField(blank=True, default="")
     action_items = models.JSONField(default=list, blank=True)
     reference_numbers = models.JSONField(default=list, blank=True)
     language = models.CharField(max_length=16, help_text="BCP 47 tag, e.g. en or pt-BR.")
+    status = models.CharField(
+        max_length=16, choices=TranscriptStatus.choices, default=TranscriptStatus.COMPLETED, db_default="completed"
+    )
+    failure_reason = models.CharField(
+        max_length=32, choices=TranscriptFailure.choices, blank=True, default="", db_default=""
+    )
+    # What it cost, in minor units: charged once at completion; 0 when it failed; null for phase 2's rows.
+    amount = models.BigIntegerField(null=True, blank=True, default=None)
+    currency = models.CharField(max_length=3, blank=True, default="", db_default="")
+    completed_at = models.DateTimeField(null=True, blank=True, default=None)
 
     def __str__(self):
         return self.id

@@ -31,6 +31,11 @@ TRANSCRIPT_OBJECT_SCHEMA = {
         "action_items",
         "reference_numbers",
         "language",
+        "status",
+        "failure_reason",
+        "amount",
+        "currency",
+        "completed_at",
         "created",
         "livemode",
     ],
@@ -41,7 +46,27 @@ TRANSCRIPT_OBJECT_SCHEMA = {
         "summary": {"type": "string"},
         "action_items": {"type": "array", "items": {"type": "string"}},
         "reference_numbers": {"type": "array", "items": {"type": "string"}},
-        "language": {"type": "string", "description": "BCP 47 language tag of the call, e.g. en."},
+        "language": {
+            "type": "string",
+            "description": "BCP 47 language tag of the call, e.g. en; empty while a requested one is prepared.",
+        },
+        "status": {
+            "type": "string",
+            "enum": ["queued", "processing", "completed", "failed"],
+            "description": "A requested transcript is queued, then processing, then completed or failed.",
+        },
+        "failure_reason": {
+            "type": ["string", "null"],
+            "enum": ["audio_unavailable", "too_short", "provider_error", None],
+            "description": "Why it failed; null unless failed.",
+        },
+        "amount": {
+            "type": ["integer", "null"],
+            "description": "Minor units charged at completion (0 when failed; null before completion and for "
+            "transcripts made without a request).",
+        },
+        "currency": {"type": ["string", "null"], "description": "Lowercase ISO 4217; null when amount is."},
+        "completed_at": {"type": ["integer", "null"], "description": "Unix seconds; null until it is done."},
         "created": {"type": "integer", "description": "Unix seconds."},
         "livemode": {"type": "boolean"},
     },
@@ -105,6 +130,14 @@ def transcript_object(transcript: Transcript) -> dict:
         "action_items": list(transcript.action_items),
         "reference_numbers": list(transcript.reference_numbers),
         "language": transcript.language,
+        "status": transcript.status,
+        "failure_reason": transcript.failure_reason or None,
+        "amount": transcript.amount,
+        "currency": (transcript.currency or None) if transcript.amount is not None else None,
+        # A transcript made without a request (phase 2's) was complete when it was made.
+        "completed_at": unix_seconds(
+            transcript.completed_at or (transcript.created if transcript.status == "completed" else None)
+        ),
         "created": unix_seconds(transcript.created),
         "livemode": transcript.livemode,
     }

@@ -4,7 +4,7 @@ import functools
 
 from django.urls import path
 
-from . import apis, callback_apis
+from . import apis, callback_apis, transcript_apis
 
 _list = apis.CallListApi.as_view()
 _place = callback_apis.CallPlaceApi.drf_view()
@@ -28,4 +28,5 @@ urlpatterns = [
     path("calls", calls, name="v1-calls"),
     path("calls/<str:call_id>", apis.CallDetailApi.as_view(), name="v1-call"),
     path("calls/<str:call_id>/end", callback_apis.CallEndApi.as_view(), name="v1-call-end"),
+    path("calls/<str:call_id>/transcript", transcript_apis.TranscriptRequestApi.as_view(), name="v1-call-transcript"),
 ]

@@ -91,6 +91,12 @@ REGISTRY: dict[str, ErrorCode] = {
     "quote_expired": ErrorCode(410, INVALID_REQUEST, "This quote has expired. Ask for a new quote."),
     "quote_used": ErrorCode(409, INVALID_REQUEST, "This quote was already placed as a call."),
     "call_in_progress": ErrorCode(409, INVALID_REQUEST, "A callback call of this account is already live."),
+    "call_not_ended": ErrorCode(
+        409, INVALID_REQUEST, "This call is still live; ask for its transcript once it has ended."
+    ),
+    "call_not_recorded": ErrorCode(
+        409, INVALID_REQUEST, "This call was placed without record, so there is nothing to transcribe."
+    ),
     "spend_limit_exceeded": ErrorCode(403, PERMISSION, "A spend limit of this account has been reached."),
     "destination_not_allowed": ErrorCode(422, CALL, "Calls to this destination are not allowed."),
     "webhook_endpoint_limit": ErrorCode(

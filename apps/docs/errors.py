@@ -275,6 +275,14 @@ GUIDANCE: dict[str, Guidance] = {
         "Inbound calls do not count.",
         "Wait until that call ends, or end it with POST /v1/calls/{{id}}/end, then place again.",
     ),
+    "call_not_ended": Guidance(
+        "POST /v1/calls/{{id}}/transcript named a call that is still live (queued, ringing or in progress).",
+        "Wait until the call has ended (GET /v1/calls/{{id}} shows a final status), then ask again.",
+    ),
+    "call_not_recorded": Guidance(
+        "POST /v1/calls/{{id}}/transcript named a call placed without record, so no audio exists to transcribe.",
+        "Tell the user this call cannot be transcribed; quote the next call with record true if they want one.",
+    ),
     "spend_limit_exceeded": Guidance(
         "A spend limit stops the quote or placement: the daily cap of the account or of this key or app, "
         "the calls to one number in an hour, or the destinations in a day. The message names which and when "

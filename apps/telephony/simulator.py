@@ -56,6 +56,17 @@ TRANSCRIPTION_SECONDS = 5
 TRANSCRIPTION_FAILS_TO = "+12025550106"
 TRANSCRIPTION_FAILURE = "audio_unavailable"
 
+
+def transcript_text(*, subject: str, to: str) -> dict:
+    """What a simulated transcription reports: a summary, action items and a reference number of
+    its own (from the transcript's id, so no two transcripts share one)."""
+    return {
+        "summary": f"You called {to} to confirm the appointment; it is confirmed, and they will send the details.",
+        "action_items": ["Check the confirmation they send", "Add the appointment to your calendar"],
+        "reference_numbers": [f"SIM-{subject[-8:].upper()}"],
+    }
+
+
 # An inbound SMS from this sender carries this body (docs/calls.md).
 CODE_SENDER = "+12025550150"
 CODE_BODY = "Your Demo code is 123456.\n\n@demo.example #123456"

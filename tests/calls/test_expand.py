@@ -57,6 +57,12 @@ def test_expanded_transcript_is_the_transcript_object(caller, call, transcript, 
         "action_items": ["Call Ana back if the delivery slips"],
         "reference_numbers": ["ORD-48213"],
         "language": "en",
+        # Made without a request (phase 2's): completed when made, its price not on record.
+        "status": "completed",
+        "failure_reason": None,
+        "amount": None,
+        "currency": None,
+        "completed_at": unix_seconds(transcript.created),
         "created": unix_seconds(transcript.created),
         "livemode": True,
     }

@@ -96,7 +96,9 @@ class SimulatedCarrier(Carrier):
         if request.to == simulator.TRANSCRIPTION_FAILS_TO:
             kind, detail = ev.TRANSCRIPTION_FAILED, {"reason": simulator.TRANSCRIPTION_FAILURE}
         else:
-            kind, detail = ev.TRANSCRIPTION_COMPLETED, {"language": request.language}
+            language = "en" if request.language in ("", "auto") else request.language
+            kind = ev.TRANSCRIPTION_COMPLETED
+            detail = {"language": language, **simulator.transcript_text(subject=request.subject, to=request.to)}
         schedule(CarrierEvent(ev.TRANSCRIPTION, kind, request.subject, at, request.livemode, detail))
         return f"sim_{request.subject}"
 

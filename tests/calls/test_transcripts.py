@@ -1,0 +1,263 @@
+"""POST /v1/calls/{id}/transcript (docs/design.md, Phase 3, "Transcript requests"): the refusals in the
+design's order, the transcript's states through durable work, the price charged once at completion,
+a second request answered with the existing transcript, idempotency, the tool's "ask again"."""
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+
+from apps.accounts.security import sharing_update
+from apps.audit.models import AuditEvent
+from apps.billing.models import BalanceTransaction
+from apps.billing.services import ledger_append
+from apps.calls.models import Transcript
+from apps.calls.transcripts import transcript_apply_carrier_event
+from apps.jobs.public import run_due
+from apps.telephony import events as ev
+from apps.telephony.simulator import TRANSCRIPTION_FAILS_TO
+from apps.webhooks.models import Event
+from tests.calls.callbacks import STAYS, Placer, frozen_clock, ready
+from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory, make_api_key
+from tests.support.mcp import McpClient, install_fake_tokens
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCOPES = ("calls:place", "calls:read", "credits:read", "transcripts:read")
+# 0.05 a minute (the default TRANSCRIPT_PER_MINUTE) for a call billed one whole minute.
+PRICE = 5
+
+
+def transcribe(placer: Placer, call_id: str, body=None, *, key: str | bool | None = True):
+    return placer.post(f"/v1/calls/{call_id}/transcript", body, key=key)
+
+
+def ended_call(placer: Placer, clock, to=STAYS, *, record=True) -> dict:
+    """A callback answered and talked 30 s (billed one minute), then ended: final, recorded."""
+    call = placer.quote_and_place(to, record=record)
+    run_due(now=clock.tick(10))  # you pressed 1 at +4, the callee answered at +9
+    clock.tick(30)
+    ended = placer.end(call["id"])
+    assert ended.json()["status"] == "completed", ended.content
+    return ended.json()
+
+
+@pytest.fixture
+def owner(db):
+    user = UserFactory()
+    ready(user)
+    sharing_update(user=user, call_summaries=True, message_reading=False)
+    return user
+
+
+@pytest.fixture
+def placer(owner):
+    return Placer(owner, SCOPES)
+
+
+def test_requested_then_completed_by_the_simulator_and_charged_once(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        before = placer.balance()["amount"]
+        asked = transcribe(placer, call["id"])
+        assert asked.status_code == 202, asked.content
+        body = asked.json()
+        assert body["object"] == "transcript" and body["call"] == call["id"]
+        assert body["status"] == "queued" and body["amount"] is None and body["completed_at"] is None
+        assert placer.balance()["amount"] == before  # nothing charged while it is prepared
+
+        run_due(now=clock.tick(6))  # the simulator completes it in 5 s
+        read = placer.get(f"/v1/calls/{call['id']}", {"expand[]": "transcript"}).json()["transcript"]
+    assert read["id"] == body["id"] and read["status"] == "completed"
+    assert read["amount"] == PRICE and read["currency"] == "usd" and read["completed_at"] is not None
+    assert read["summary"] and read["reference_numbers"] and read["language"] == "en"
+    charges = BalanceTransaction.objects.filter(type="transcript", source=body["id"])
+    assert [c.amount for c in charges] == [-PRICE]
+    assert placer.balance()["amount"] == before - PRICE
+
+
+def test_the_completion_applied_twice_charges_once(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        transcript_id = transcribe(placer, call["id"]).json()["id"]
+        event = ev.CarrierEvent(ev.TRANSCRIPTION, ev.TRANSCRIPTION_COMPLETED, transcript_id, clock.tick(6), True, {})
+        assert transcript_apply_carrier_event(event) is not None
+        assert transcript_apply_carrier_event(event) is None
+        run_due(now=clock.tick(10))  # the simulator's own completion comes too: a third time
+    assert BalanceTransaction.objects.filter(type="transcript", source=transcript_id).count() == 1
+
+
+def test_a_second_request_gets_the_existing_transcript_and_no_new_charge(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        first = transcribe(placer, call["id"]).json()
+        run_due(now=clock.tick(6))
+        again = transcribe(placer, call["id"])
+        assert again.status_code == 200 and again.json()["id"] == first["id"]
+        assert again.json()["status"] == "completed"
+        run_due(now=clock.tick(60))
+    assert Transcript.objects.filter(call_id=call["id"]).count() == 1
+    assert BalanceTransaction.objects.filter(type="transcript").count() == 1
+
+
+def test_the_same_idempotency_key_replays_the_first_answer(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        key = str(uuid.uuid4())
+        first = transcribe(placer, call["id"], key=key)
+        replay = transcribe(placer, call["id"], key=key)
+    assert first.status_code == replay.status_code == 202
+    assert replay["Idempotent-Replayed"] == "true" and replay.json() == first.json()
+
+
+def test_idempotency_key_is_required(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+    response = transcribe(placer, call["id"], key=None)
+    assert_error(response, 400, "idempotency_key_required", param="Idempotency-Key")
+    assert not Transcript.objects.exists()
+
+
+def test_a_failed_transcript_costs_nothing(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock, to=TRANSCRIPTION_FAILS_TO)
+        transcript_id = transcribe(placer, call["id"]).json()["id"]
+        run_due(now=clock.tick(6))
+    transcript = Transcript.objects.get(pk=transcript_id)
+    assert (transcript.status, transcript.failure_reason, transcript.amount) == ("failed", "audio_unavailable", 0)
+    assert not BalanceTransaction.objects.filter(type="transcript").exists()
+
+
+# --- the refusals, in the design's order ------------------------------------------------------------
+
+
+def test_no_such_call_is_404(owner, placer):
+    for call_id in ("call_" + "0" * 24, "nonsense", "call_" + "x" * 80):
+        assert_error(transcribe(placer, call_id), 404, "not_found", param="call_id")
+
+
+def test_another_accounts_call_and_the_other_modes_are_404(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+    stranger = UserFactory()
+    ready(stranger)
+    sharing_update(user=stranger, call_summaries=True, message_reading=False)
+    assert_error(transcribe(Placer(stranger, SCOPES), call["id"]), 404, "not_found", param="call_id")
+    ready(owner, livemode=False, rates_too=False)
+    assert_error(transcribe(Placer(owner, SCOPES, livemode=False), call["id"]), 404, "not_found", param="call_id")
+    assert not Transcript.objects.exists()
+
+
+def test_call_summaries_off_is_403_before_anything_about_the_call(owner, placer):
+    with frozen_clock() as clock:
+        live = placer.quote_and_place(STAYS, record=True)  # still live: 409 would come later
+        sharing_update(user=owner, call_summaries=False, message_reading=False)
+        assert_error(transcribe(placer, live["id"]), 403, "forbidden")
+        placer.end(live["id"])
+        clock.tick(1)
+    assert not Transcript.objects.exists()
+
+
+def test_a_live_call_is_409_call_not_ended_before_recording_is_checked(owner, placer):
+    with frozen_clock():
+        live = placer.quote_and_place(STAYS, record=False)
+        assert_error(transcribe(placer, live["id"]), 409, "call_not_ended")
+        placer.end(live["id"])
+
+
+def test_an_unrecorded_call_is_409_call_not_recorded(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock, record=False)
+        assert_error(transcribe(placer, call["id"]), 409, "call_not_recorded")
+    assert not Transcript.objects.exists()
+
+
+def test_an_available_balance_below_the_price_is_402(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        left = placer.balance()["amount"]
+        ledger_append(
+            user=owner, livemode=True, amount=-(left - PRICE + 1), type="adjustment", source=None, description="Drain"
+        )
+        assert_error(transcribe(placer, call["id"]), 402, "insufficient_credits")
+    assert not Transcript.objects.exists()
+
+
+@pytest.mark.parametrize("body", [{"language": "x" * 17}, {"language": 5}, {"language": "en_US"}, {"speed": "fast"}])
+def test_a_malformed_body_is_400_and_changes_nothing(owner, placer, body):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        response = transcribe(placer, call["id"], body)
+    assert_error(response, 400, "invalid_request", param=next(iter(body)))
+    assert not Transcript.objects.exists()
+
+
+def test_transcripts_read_is_the_scope(owner):
+    _key, secret = make_api_key(owner, scopes=["calls:place", "calls:read"])
+    placer = Placer(owner, secret=secret)
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        response = transcribe(placer, call["id"], {"language": "en"})
+    assert_error(response, 403, "insufficient_scope")
+    assert 'scope="transcripts:read"' in response["WWW-Authenticate"]
+
+
+# --- what it leaves behind: the audit row, the webhook events, the tool's answer while it waits ------
+
+
+def test_a_request_is_an_audit_event_and_the_completion_a_webhook_event(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        transcript_id = transcribe(placer, call["id"]).json()["id"]
+        run_due(now=clock.tick(6))
+    audit = AuditEvent.objects.get(user=owner, event_type="transcript.requested")
+    assert audit.data["call"] == call["id"] and audit.data["transcript"] == transcript_id
+    event = Event.objects.get(user_id=owner.pk, type="transcript.completed")
+    assert event.data == {"id": transcript_id, "object": "transcript", "call": call["id"], "status": "completed"}
+
+
+def test_the_summary_tool_says_to_ask_again_while_it_is_prepared(owner, placer, settings):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        transcribe(placer, call["id"])
+        mcp = McpClient(install_fake_tokens(settings).issue(owner, scopes=frozenset({"transcripts:read"})))
+        asked = {"name": "svc_get_call_summary", "arguments": {"call_id": call["id"]}}
+        waiting = mcp.request("tools/call", asked).json()["result"]
+        assert waiting["isError"] is True and "Ask again in a minute" in waiting["content"][0]["text"]
+        run_due(now=clock.tick(6))
+        done = mcp.request("tools/call", asked).json()["result"]
+    assert done["isError"] is False and done["structuredContent"]["summary"]
+
+
+# --- two requests at once -----------------------------------------------------------------------------
+
+
+def test_parallel_requests_make_one_transcript_and_charge_once(owner, placer):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks and a unique index racing need PostgreSQL")
+    statuses, errors = [], []
+    barrier = threading.Barrier(2)
+
+    def ask(call_id):
+        try:
+            barrier.wait()
+            statuses.append(transcribe(Placer(owner, secret=placer.secret), call_id).status_code)
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        threads = [threading.Thread(target=ask, args=(call["id"],)) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not errors and sorted(statuses) == [200, 202], (statuses, errors)
+        assert Transcript.objects.filter(call_id=call["id"]).count() == 1
+        run_due(now=clock.tick(6))
+        run_due(now=clock.tick(60))
+    assert BalanceTransaction.objects.filter(type="transcript").count() == 1

@@ -12,6 +12,7 @@ pricing): no charge. Deterministic for a given ``rng`` and ``now``.
 """
 
 import hashlib
+import re
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -133,6 +134,7 @@ def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> lis
     start = now - timedelta(days=DAYS[livemode])
     moments = sorted(_moment(rng, start, now - timedelta(minutes=30)) for _ in range(CALLS[livemode]))
     calls, transcripts, charges = [], [], []
+    references: set[str] = set()  # every transcript's reference numbers, none shared
     for created in moments:
         call = _ended_call(
             rng, user=user, livemode=livemode, created=created, own=own, people=people, rate_for=rate_for
@@ -154,7 +156,7 @@ def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> lis
                 }
             )
         if call.status == Status.COMPLETED and usage.duration >= 45 and rng.random() < TRANSCRIBED_SHARE:
-            transcripts.append(_transcript(rng, call, name=getattr(call, "_demo_name", None)))
+            transcripts.append(_transcript(rng, call, name=getattr(call, "_demo_name", None), taken=references))
             transcripts[-1].id = ids.next(TRANSCRIPT_PREFIX)
             charges.append(
                 {
@@ -421,8 +423,30 @@ def _other(call: Call) -> str:
     return call.to_number if call.direction == Direction.OUTBOUND else call.from_number
 
 
-def _transcript(rng, call: Call, *, name: str | None) -> Transcript:
-    language, summary, actions, references = rng.choice(TRANSCRIPTS)
+# The language a call's counterpart speaks, by their number's country: a summary is in it.
+LANGUAGE_OF_COUNTRY = {
+    **dict.fromkeys(("ES", "MX", "AR", "CO", "CL", "PE"), "es"),
+    **dict.fromkeys(("DE", "AT", "CH"), "de"),
+}
+
+
+def _references(rng, templates: list[str], taken: set[str]) -> list[str]:
+    """The template's references with fresh digits: each demo call has its own, as real ones would."""
+    fresh = []
+    for template in templates:
+        while True:
+            value = re.sub(r"[0-9]", lambda _: str(rng.randint(0, 9)), template)
+            if value not in taken:
+                break
+        taken.add(value)
+        fresh.append(value)
+    return fresh
+
+
+def _transcript(rng, call: Call, *, name: str | None, taken: set[str] | None = None) -> Transcript:
+    language = LANGUAGE_OF_COUNTRY.get(_country(_other(call)), "en")
+    language, summary, actions, references = rng.choice([t for t in TRANSCRIPTS if t[0] == language])
+    references = _references(rng, references, taken if taken is not None else set())
     who = name or spoken.number(_other(call))
     return Transcript(
         call=call,

@@ -83,6 +83,20 @@ def test_some_calls_are_live_and_some_transcribed(owner):
     assert {t.language for t in transcripts} >= {"en"}
 
 
+def test_each_summary_is_its_own_calls_in_the_language_of_whom_it_was_with(owner):
+    """No two demo calls share a reference number, and a call with a Spanish or German number is
+    summarised in Spanish or German (what a real transcript of that call would be)."""
+    seed(owner)
+    seed(owner, livemode=False)
+    references = [r for t in Transcript.objects.filter(call__user=owner) for r in t.reference_numbers]
+    assert references and len(references) == len(set(references))
+    for transcript in Transcript.objects.filter(call__user=owner).select_related("call"):
+        call = transcript.call
+        other = call.to_number if call.direction == "outbound" else call.from_number
+        region = phonenumbers.region_code_for_number(phonenumbers.parse(other, None))
+        assert transcript.language == demo.LANGUAGE_OF_COUNTRY.get(region, "en"), (other, transcript.language)
+
+
 def test_test_mode_is_smaller_and_separate(owner):
     seed(owner, livemode=True)
     live_ids = set(Call.objects.filter(livemode=True).values_list("id", flat=True))

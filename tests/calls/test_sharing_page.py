@@ -16,3 +16,5 @@ def test_the_sharing_screen_says_call_summaries_are_read_while_on(owner):
     assert "no app can read either" not in html
     assert "transcripts:read" in html
     assert "stops them at once" in html
+    # What the switch now gates besides reading: asking for a transcript, and the transcript webhooks.
+    assert "ask for the transcript of a recorded call" in html and "by webhook" in html

@@ -207,17 +207,49 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The pooler between the service and PostgreSQL (docs/decisions/scale-out.md, "PgBouncer and
+# connection pools"). "pgbouncer-transaction": a server connection is the service's for one
+# transaction only, so nothing is prepared, no server-side cursor is declared (.iterator() then
+# reads its result whole, as any query does), and no start-up `options` is sent (PgBouncer refuses
+# it): the statement bound is then the database role's (ALTER ROLE ... SET statement_timeout).
+DATABASE_POOLER = (env("DATABASE_POOLER", "") or "").strip().lower()
+if DATABASE_POOLER not in {"", "pgbouncer-transaction"}:
+    raise ImproperlyConfigured("DATABASE_POOLER must be empty (PostgreSQL itself) or pgbouncer-transaction.")
+# Django's own pool of connections in each process, of at most this many (0: none, a connection
+# per thread kept DB_CONN_MAX_AGE seconds). A request waits at most DATABASE_POOL_TIMEOUT seconds
+# for a free one, then is answered 503 with Retry-After, as a database outage.
+DATABASE_POOL = env("DATABASE_POOL", "0").strip()
+if not DATABASE_POOL.isdigit():
+    raise ImproperlyConfigured("DATABASE_POOL must be a whole number of connections (0: no pool).")
+DATABASE_POOL = int(DATABASE_POOL)
+DATABASE_POOL_TIMEOUT = 5
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check that needs no round trip (apps/core/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "apps.core.postgresql"
     # The statements compiled once are prepared after this many runs on a connection (psycopg's
     # default); "none" prepares nothing, for a pooler that cannot keep prepared statements.
-    prepare_threshold = env("DATABASE_PREPARE_THRESHOLD", "5").strip().lower()
+    prepare_threshold = env("DATABASE_PREPARE_THRESHOLD", "none" if DATABASE_POOLER else "5").strip().lower()
     if prepare_threshold != "none" and not prepare_threshold.isdigit():
         raise ImproperlyConfigured("DATABASE_PREPARE_THRESHOLD must be a whole number of runs or none.")
+    if DATABASE_POOLER and prepare_threshold != "none":
+        raise ImproperlyConfigured(
+            f"DATABASE_POOLER={DATABASE_POOLER} keeps no prepared statement: leave DATABASE_PREPARE_THRESHOLD unset."
+        )
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         None if prepare_threshold == "none" else int(prepare_threshold)
     )
+    if DATABASE_POOLER:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    if DATABASE_POOL:
+        # A pooled connection goes back to the pool at the end of each request: Django refuses
+        # a pool with connections kept by the thread (CONN_MAX_AGE).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's backend, with the bound of a statement that SQLite itself lacks (apps/core/sqlite3/base.py).
     DATABASES["default"]["ENGINE"] = "apps.core.sqlite3"

@@ -34,6 +34,29 @@ def statement_timeout_ms() -> int:
     return max(0, round(seconds * 1000))
 
 
+def sent_on_connect() -> bool:
+    """Whether each connection asks for the bound itself (a start-up parameter). Behind a pooler
+    that refuses start-up parameters (DATABASE_POOLER) the bound is the database role's instead,
+    set by the operator (docs/decisions/scale-out.md, "PgBouncer and connection pools")."""
+    return not settings.DATABASE_POOLER
+
+
+def check_role_bound(role_bound_ms: int) -> bool:
+    """Where the bound is the role's: False, with one warning for the operator, when the role's
+    bound is missing or looser than this process's."""
+    wanted = statement_timeout_ms()
+    if wanted and not 0 < role_bound_ms <= wanted:
+        logger.warning(
+            "behind DATABASE_POOLER=%s the database role's statement_timeout is %s ms, not at most %s ms: "
+            "set it with ALTER ROLE ... SET statement_timeout",
+            settings.DATABASE_POOLER,
+            role_bound_ms,
+            wanted,
+        )
+        return False
+    return True
+
+
 def is_statement_timeout(exception: BaseException) -> bool:
     """True for a statement the database cancelled: PostgreSQL's (the bound above, or an operator's
     cancel), or SQLite's interrupted by apps/core/sqlite3's progress handler."""

@@ -17,7 +17,13 @@ default, prepares nothing). PostgreSQL then skips parsing it and, on a generic p
 planning it: for a page of calls, planning took three times as long as running it. Every other statement
 keeps Django's client-side binding, which prepares nothing.
 
-And the bound of a statement (apps/core/statements.py), asked for when the connection opens.
+And the bound of a statement (apps/core/statements.py), asked for when the connection opens;
+behind a pooler that refuses it (``DATABASE_POOLER``) the bound is the database role's, read
+once a process and named in a warning when it is missing or looser.
+
+With Django's pool (``DATABASE_POOL``) the pool opens the connections with the parameters
+above, so each pooled connection carries the bound and the prepare threshold; the pool checks a
+connection as it lends it, and Django then skips the health check above.
 """
 
 import select
@@ -30,6 +36,7 @@ from psycopg.pq import Format
 from apps.core import statements
 
 _PREPARED = "\x00prepared"  # a name no server-side cursor has: create_cursor's sign for prepared_cursor()
+_role_bound_read = False  # behind DATABASE_POOLER: whether this process has read the role's bound
 
 
 class DatabaseOperations(operations.DatabaseOperations):
@@ -52,9 +59,20 @@ class DatabaseWrapper(base.DatabaseWrapper):
         # connection's start-up parameters: no round trip of its own.
         params = super().get_connection_params()
         timeout = statements.statement_timeout_ms()
-        if timeout:
+        if timeout and statements.sent_on_connect():
             params["options"] = f"{params.get('options', '')} -c statement_timeout={timeout}".strip()
         return params
+
+    def init_connection_state(self):
+        super().init_connection_state()
+        global _role_bound_read
+        if not statements.sent_on_connect() and not _role_bound_read:
+            _role_bound_read = True
+            # One statement a process: behind a transaction pooler every server connection has the role's settings.
+            row = self.connection.execute(
+                "SELECT (extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint"
+            ).fetchone()
+            statements.check_role_bound(row[0])
 
     def is_usable(self):
         connection = self.connection

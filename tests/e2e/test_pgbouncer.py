@@ -25,7 +25,7 @@ import pytest
 
 from .assistant import DISPLAY_NAME, EMAIL, PASSWORD, Assistant, run
 from .servers import LOOPBACK, LiveServer, free_port
-from .test_mcp_tools import CALLBACK_TOOLS, TOOLS, assert_valid_result, every_tool
+from .tool_flow import CALLBACK_TOOLS, TOOLS, assert_valid_result, every_tool
 
 PGBOUNCER = shutil.which("pgbouncer") or next(
     (path for path in ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer") if os.access(path, os.X_OK)), None

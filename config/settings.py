@@ -148,6 +148,7 @@ TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
 TELEPHONY_RECEIVERS = {
     "call": "apps.calls.states.call_apply_carrier_event",
     "transcription": "apps.calls.transcripts.transcript_apply_carrier_event",
+    "message": "apps.messages.services.message_apply_carrier_event",
 }
 # The price of a transcript, in major units of SERVICE_CURRENCY a billed minute of the call (docs/design.md).
 TRANSCRIPT_PER_MINUTE = env("TRANSCRIPT_PER_MINUTE", "0.05")

@@ -5,15 +5,23 @@ it (a carrier's callback, the simulator's test helper, ``manage.py sim_sms``, se
 data): the code a body carries is found here, once.
 """
 
+import logging
 from datetime import datetime, timedelta
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.core.ids import is_id
+from apps.telephony import events as ev
+from apps.telephony.carriers import carrier_for
+
 from .codes import detect_code
 from .models import MAX_BODY, Message
 from .webhooks import publish_received
+
+logger = logging.getLogger(__name__)
 
 PURGE_BATCH = 1000
 # GSM 03.38's basic set and its extension table (an extension character costs two septets).
@@ -68,6 +76,40 @@ def message_receive(*, number, sender: str, body: str, at: datetime | None = Non
         message.save(force_insert=True)
         publish_received(message)
     return message
+
+
+def message_arrive(*, number, sender: str, body: str, at: datetime | None = None) -> Message | None:
+    """An SMS sent to ``number`` through the carrier boundary, as the simulator's test helper and
+    ``manage.py sim_sms`` send one: the carrier of the number's mode reads it (the simulator gives
+    its code sender's texts their fixed body) and its event's receiver stores it."""
+    inbound = carrier_for(livemode=number.livemode).parse_inbound_message(
+        {"number": number.id, "from": sender, "body": body, "received_at": at, "livemode": number.livemode}
+    )
+    event = ev.CarrierEvent(
+        ev.MESSAGE,
+        ev.MESSAGE_RECEIVED,
+        inbound.to,
+        inbound.received_at,
+        inbound.livemode,
+        {"from": inbound.sender, "body": inbound.body},
+    )
+    return ev.deliver(event)
+
+
+def message_apply_carrier_event(event: ev.CarrierEvent) -> Message | None:
+    """The receiver of the carrier's message events: the number it names (our id, or its E.164 among
+    the active SMS numbers of that mode) gets the message; an unknown number's is logged and dropped."""
+    numbers = django_apps.get_model("numbers", "Number")._default_manager.filter(
+        livemode=event.livemode, sms=True, status="active"
+    )
+    named = {"pk": event.subject} if is_id(event.subject, "num_") else {"number": event.subject}
+    number = numbers.filter(**named).order_by("created", "id").first()
+    if number is None:
+        logger.warning("inbound message for a number not in service dropped (%s)", "live" if event.livemode else "test")
+        return None
+    return message_receive(
+        number=number, sender=event.detail["from"], body=event.detail["body"], at=event.at or timezone.now()
+    )
 
 
 def messages_purge(*, now: datetime | None = None, days: int | None = None, batch_size: int = PURGE_BATCH) -> int:

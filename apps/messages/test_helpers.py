@@ -1,7 +1,7 @@
 """POST /v1/test_helpers/messages: the simulator's way to deliver an SMS to a test-mode number.
 
 Like Stripe's test helpers: a test-mode key only (a live credential is 403 ``forbidden``),
-and the message goes through the same arrival as a carrier's (``services.message_receive``).
+and the message goes through the carrier boundary, as a carrier's does (``services.message_arrive``).
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -81,5 +81,5 @@ class TestMessageApi(IdempotentMixin, APIView):
             raise ApiError("not_found", "No such number among your test-mode numbers.", param="number")
         if not number.sms:
             raise ApiError("invalid_request", f"{number.number} does not receive SMS.", param="number")
-        message = services.message_receive(number=number, sender=sender, body=body)
+        message = services.message_arrive(number=number, sender=sender, body=body)
         return Response(MessageSerializer(message).data, status=201)

@@ -449,7 +449,7 @@ def test_an_origin_bound_line_naming_a_host_longer_than_a_host_name_is_no_site(u
     # One line: the body's last line is the whole body (the guard refuses a newline in JSON text).
     response = Client().post(
         "/v1/test_helpers/messages",
-        {"number": test_number.id, "from": "+12025550150", "body": f"@{host} #123456"},
+        {"number": test_number.id, "from": "+12025550151", "body": f"@{host} #123456"},
         content_type="application/json",
         **auth(test_key),
     )

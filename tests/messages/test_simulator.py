@@ -30,7 +30,7 @@ def test_number(user):
 
 def test_a_test_key_delivers_a_message(client, user, test_number):
     _key, secret = make_api_key(user, scopes=["rates:read"], livemode=False)
-    response = post(client, secret, {"number": test_number.id, "from": "+12025550150", "body": "Your code is 1234"})
+    response = post(client, secret, {"number": test_number.id, "from": "+12025550151", "body": "Your code is 1234"})
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["object"] == "message" and body["livemode"] is False and body["number"] == test_number.id
@@ -146,3 +146,33 @@ def test_sim_sms_refuses_bad_arguments(user, args):
     with pytest.raises(CommandError):
         call_command("sim_sms", *args, stdout=StringIO())
     assert not Message.objects.exists()
+
+
+def test_the_simulators_code_sender_texts_its_fixed_code_through_the_carrier_boundary(client, user, test_number):
+    """The helper's message goes through the carrier of its mode, as a carrier's would: the
+    simulator gives its code sender (+1 202 555 0150, on /docs/calls) its fixed text."""
+    from apps.telephony import simulator
+
+    _key, secret = make_api_key(user, livemode=False)
+    response = post(client, secret, {"number": test_number.id, "from": simulator.CODE_SENDER, "body": "anything"})
+    assert response.status_code == 201, response.content
+    assert Message.objects.get(pk=response.json()["id"]).body == simulator.CODE_BODY
+    assert response.json()["one_time_code"] == {"code": "123456", "domain": "demo.example"}
+
+
+def test_a_carriers_message_event_reaches_the_number_it_names_and_an_unknown_one_is_dropped(user, test_number):
+    """The receiver of the carrier's message events (settings.TELEPHONY_RECEIVERS): a carrier names our
+    number by its E.164 in the event's mode; a number not in service gets nothing and nothing fails."""
+    from django.utils import timezone
+
+    from apps.telephony import events as ev
+
+    def event(to):
+        return ev.CarrierEvent(
+            ev.MESSAGE, ev.MESSAGE_RECEIVED, to, timezone.now(), False, {"from": "HSBC", "body": "hi"}
+        )
+
+    delivered = ev.deliver(event(test_number.number))
+    assert delivered.number_id == test_number.id and delivered.body == "hi"
+    assert ev.deliver(event("+12025550111")) is None
+    assert Message.objects.count() == 1

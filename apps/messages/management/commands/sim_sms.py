@@ -12,7 +12,7 @@ from apps.core.phones import parse_e164
 from apps.messages.apis import _SENDER
 from apps.messages.models import MAX_BODY, MAX_SENDER
 from apps.messages.serializers import message_data
-from apps.messages.services import message_receive
+from apps.messages.services import message_arrive
 
 
 class Command(BaseCommand):
@@ -47,7 +47,7 @@ class Command(BaseCommand):
             raise CommandError(f"{e164} is not one of this account's {'test' if test else 'live'} numbers.")
         if not row.sms:
             raise CommandError(f"{e164} does not receive SMS.")
-        message = message_receive(number=row, sender=sender, body=body, at=timezone.now() - timedelta(seconds=ago))
+        message = message_arrive(number=row, sender=sender, body=body, at=timezone.now() - timedelta(seconds=ago))
         # The code itself stays out of the output, which may end up in a log.
         found = " (it carries a one-time code)" if message_data(message)["one_time_code"] else ""
         self.stdout.write(f"Delivered {message.id} to {e164}{found}.")

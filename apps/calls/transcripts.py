@@ -57,6 +57,15 @@ def _available(call: Call) -> int:
     return found["current"] - found["held"]
 
 
+def _awaiting_charge(call: Call) -> int:
+    """What the account's transcripts still queued or processing will be charged, minor units.
+
+    No hold is taken for a transcript, so without this a balance of one price would pass the
+    check for every recorded call at once and each completion would charge it again."""
+    calls = Call.objects.filter(user_id=call.user_id, livemode=call.livemode, transcript__status__in=PENDING)
+    return sum(transcript_price(pending) for pending in calls)
+
+
 def _charge(transcript: Transcript, call: Call, at: datetime) -> None:
     balance = balance_lock(user_id=call.user_id, livemode=call.livemode)
     if balance is None:
@@ -100,11 +109,13 @@ def transcript_request(
     if not call.record:
         raise ApiError("call_not_recorded")
     price = transcript_price(call)
-    if _available(call) < price:
-        raise ApiError("insufficient_credits")
     now = now or timezone.now()
     try:
         with transaction.atomic():
+            # The balance row locked first, so two requests for two calls are checked one after the other.
+            balance_lock(user_id=call.user_id, livemode=call.livemode)
+            if _available(call) - _awaiting_charge(call) < price:
+                raise ApiError("insufficient_credits")
             transcript = Transcript.objects.create(
                 call=call,
                 livemode=call.livemode,

@@ -28,8 +28,9 @@ from apps.telephony.carriers.base import TranscriptionRequest
 from apps.webhooks.public import publish
 
 from .models import Call, Transcript, TranscriptFailure, TranscriptStatus
-from .pricing import amount_for, billed_seconds
+from .pricing import amount_for
 from .selectors import call_summaries_shared, calls_of, is_call_id
+from .serializers import usage_of
 
 logger = logging.getLogger(__name__)
 PENDING = frozenset({TranscriptStatus.QUEUED, TranscriptStatus.PROCESSING})
@@ -37,10 +38,9 @@ MAX_LANGUAGE = 16
 
 
 def transcript_price(call: Call) -> int:
-    """``TRANSCRIPT_PER_MINUTE`` times the call's billed minutes, rounded up once to a minor unit."""
-    billed = billed_seconds(
-        duration=call.duration or 0, first_seconds=call.first_seconds, next_seconds=call.next_seconds
-    )
+    """``TRANSCRIPT_PER_MINUTE`` times the call's ``billed_duration`` / 60 (the one the call shows), rounded
+    up once to a minor unit: 0.045 a minute for 3 billed minutes is 14 cents, never 3 x 5."""
+    billed = usage_of(call, call.ended_at or timezone.now()).billed_duration
     per_minute_minor = to_minor(Decimal(settings.TRANSCRIPT_PER_MINUTE), call.currency)
     return amount_for(billed_duration=billed, per_minute_minor=per_minute_minor)
 
@@ -132,6 +132,7 @@ def transcript_request(
                     language=language,
                     livemode=call.livemode,
                     now=now,
+                    duration=usage_of(call, call.ended_at or now).duration,
                 )
             )
             audit_sensitive_action(
@@ -149,10 +150,20 @@ def transcript_request(
 
 def transcript_apply_carrier_event(event: ev.CarrierEvent) -> Transcript | None:
     """Apply a ``transcription`` event to its transcript once: a second delivery, or one for a
-    transcript already finished, changes nothing and charges nothing."""
+    transcript already finished, changes nothing and charges nothing. None when nothing changed."""
     with transaction.atomic():
         transcript = Transcript.objects.select_for_update().select_related("call").filter(pk=event.subject).first()
         if transcript is None or transcript.status not in PENDING:
+            return None
+        if event.kind == ev.TRANSCRIPTION_STARTED:
+            # Started: processing. Arriving after a finish (carriers do not promise order) it is ignored above.
+            if transcript.status != TranscriptStatus.QUEUED:
+                return None
+            transcript.status = TranscriptStatus.PROCESSING
+            transcript.save(update_fields=["status"])
+            return transcript
+        if event.kind not in (ev.TRANSCRIPTION_COMPLETED, ev.TRANSCRIPTION_FAILED):
+            logger.warning("transcription event of unknown kind ignored: %s %s", event.kind, event.subject)
             return None
         call = transcript.call
         transcript.completed_at = event.at

@@ -440,6 +440,7 @@ def simulator_facts() -> dict:
     return {
         "destinations": rows(simulator.DESTINATIONS, simulator.ANY_DESTINATION),
         "your_numbers": rows(simulator.YOUR_NUMBERS, simulator.ANY_YOUR_NUMBER),
+        "transcription_starts_seconds": simulator.TRANSCRIPTION_STARTS_SECONDS,
         "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
         "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
         "code_sender": readable(simulator.CODE_SENDER),

@@ -54,6 +54,7 @@ CALL_KINDS = frozenset(
 
 # The transcription family (a recorded call's transcript).
 TRANSCRIPTION = "transcription"
+TRANSCRIPTION_STARTED = "transcription_started"  # the carrier began work on it: queued becomes processing
 TRANSCRIPTION_COMPLETED = "transcription_completed"
 TRANSCRIPTION_FAILED = "transcription_failed"  # detail: {"reason": "audio_unavailable" | ...}
 

@@ -51,10 +51,14 @@ YOUR_NUMBERS: tuple[Behaviour, ...] = (
 )
 ANY_YOUR_NUMBER = Behaviour(None, "answers in 2 s, presses 1 in 2 s", (Step(4, ev.YOU_PRESSED_1),))
 
-# Transcriptions of recorded calls complete in this many seconds; to this number they fail.
+# Transcriptions of recorded calls start (queued becomes processing) after this many seconds and
+# complete after TRANSCRIPTION_SECONDS; to this number they fail; a recording with no answered
+# talk (a call nobody answered) fails as too short.
+TRANSCRIPTION_STARTS_SECONDS = 1
 TRANSCRIPTION_SECONDS = 5
 TRANSCRIPTION_FAILS_TO = "+12025550106"
 TRANSCRIPTION_FAILURE = "audio_unavailable"
+TRANSCRIPTION_TOO_SHORT = "too_short"
 
 
 def transcript_text(*, subject: str, to: str) -> dict:

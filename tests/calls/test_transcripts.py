@@ -19,6 +19,7 @@ from apps.telephony import events as ev
 from apps.telephony.simulator import TRANSCRIPTION_FAILS_TO
 from apps.webhooks.models import Event
 from tests.calls.callbacks import STAYS, Placer, frozen_clock, ready
+from tests.calls.factories import CallFactory, TranscriptFactory
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
@@ -34,11 +35,11 @@ def transcribe(placer: Placer, call_id: str, body=None, *, key: str | bool | Non
     return placer.post(f"/v1/calls/{call_id}/transcript", body, key=key)
 
 
-def ended_call(placer: Placer, clock, to=STAYS, *, record=True) -> dict:
-    """A callback answered and talked 30 s (billed one minute), then ended: final, recorded."""
+def ended_call(placer: Placer, clock, to=STAYS, *, record=True, talk=30) -> dict:
+    """A callback answered and talked ``talk`` s (30: billed one minute), then ended: final, recorded."""
     call = placer.quote_and_place(to, record=record)
     run_due(now=clock.tick(10))  # you pressed 1 at +4, the callee answered at +9
-    clock.tick(30)
+    clock.tick(talk - 1)
     ended = placer.end(call["id"])
     assert ended.json()["status"] == "completed", ended.content
     return ended.json()
@@ -261,3 +262,160 @@ def test_parallel_requests_make_one_transcript_and_charge_once(owner, placer):
         run_due(now=clock.tick(6))
         run_due(now=clock.tick(60))
     assert BalanceTransaction.objects.filter(type="transcript").count() == 1
+
+
+# --- the price, the states between, what a call without audio gets ------------------------------------
+
+
+def test_the_price_is_rounded_up_once_from_the_billed_duration(owner, placer, settings):
+    # 150 s of talk billed by the minute is 180 s; 0.045 a minute for 3 minutes is 13.5 cents: 14,
+    # where rounding each minute would have made it 15.
+    settings.TRANSCRIPT_PER_MINUTE = "0.045"
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock, talk=150)
+        assert call["billed_duration"] == 180
+        before = placer.balance()["amount"]
+        transcript_id = transcribe(placer, call["id"]).json()["id"]
+        run_due(now=clock.tick(6))
+        read = placer.get(f"/v1/calls/{call['id']}", {"expand[]": "transcript"}).json()["transcript"]
+    assert (read["status"], read["amount"], read["currency"]) == ("completed", 14, "usd")
+    [charge] = BalanceTransaction.objects.filter(type="transcript", source=transcript_id)
+    assert (charge.amount, charge.currency, charge.livemode) == (-14, "usd", True)
+    assert placer.balance()["amount"] == before - 14
+
+
+def test_it_is_processing_between_queued_and_completed(owner, placer, settings):
+    mcp = McpClient(install_fake_tokens(settings).issue(owner, scopes=frozenset({"transcripts:read"})))
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        asked = transcribe(placer, call["id"]).json()
+        statuses = [asked["status"]]
+        for seconds in (2, 4):  # started at +1 s, completed at +5 s
+            run_due(now=clock.tick(seconds))
+            read = placer.get(f"/v1/calls/{call['id']}", {"expand[]": "transcript"}).json()["transcript"]
+            statuses.append(read["status"])
+            if read["status"] == "processing":
+                assert read["amount"] is None and read["completed_at"] is None
+                answer = mcp.request(
+                    "tools/call", {"name": "svc_get_call_summary", "arguments": {"call_id": call["id"]}}
+                ).json()["result"]
+                assert answer["isError"] is True and "Ask again in a minute" in answer["content"][0]["text"]
+    assert statuses == ["queued", "processing", "completed"]
+
+
+def test_a_call_nobody_answered_fails_too_short_and_costs_nothing(owner, placer):
+    with frozen_clock() as clock:
+        call = placer.quote_and_place("+12025550101", record=True)  # busy: recorded, never answered
+        run_due(now=clock.tick(10))
+        assert placer.get(f"/v1/calls/{call['id']}").json()["status"] == "busy"
+        asked = transcribe(placer, call["id"])
+        assert asked.status_code == 202, asked.content
+        run_due(now=clock.tick(6))
+        read = placer.get(f"/v1/calls/{call['id']}", {"expand[]": "transcript"}).json()["transcript"]
+    assert (read["status"], read["failure_reason"], read["amount"]) == ("failed", "too_short", 0)
+    assert read["completed_at"] is not None and read["summary"] == ""
+    assert not BalanceTransaction.objects.filter(type="transcript").exists()
+
+
+def test_the_failed_one_answers_200_when_asked_again_and_is_not_retried(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock, to=TRANSCRIPTION_FAILS_TO)
+        first = transcribe(placer, call["id"]).json()
+        run_due(now=clock.tick(6))
+        again = transcribe(placer, call["id"])
+    assert again.status_code == 200
+    assert (again.json()["id"], again.json()["status"]) == (first["id"], "failed")
+
+
+def test_a_transcript_made_without_a_request_answers_200_completed_and_charges_nothing(owner, placer):
+    call = CallFactory(user=owner, record=True)
+    made = TranscriptFactory(call=call)
+    before = placer.balance()["amount"]
+    response = transcribe(placer, call.id)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["id"], body["status"], body["amount"], body["summary"]) == (made.id, "completed", None, made.summary)
+    assert placer.balance()["amount"] == before
+    assert not BalanceTransaction.objects.filter(type="transcript").exists()
+
+
+def test_what_a_live_call_holds_counts_against_the_price(owner, placer):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        # A second callback holds what the rest of the balance buys: less than a transcript is left.
+        other = placer.quote_and_place(STAYS)
+        balance = placer.balance()
+        assert balance["amount"] >= PRICE > balance["available_amount"], balance
+        assert_error(transcribe(placer, call["id"]), 402, "insufficient_credits")
+        placer.end(other["id"])  # the hold is released: now it is affordable
+        assert transcribe(placer, call["id"]).status_code == 202
+    assert Transcript.objects.filter(call_id=call["id"]).count() == 1
+
+
+def test_test_mode_charges_the_test_balance_only(owner):
+    ready(owner, livemode=False, rates_too=False)
+    live, test = Placer(owner, SCOPES), Placer(owner, SCOPES, livemode=False)
+    with frozen_clock() as clock:
+        call = ended_call(test, clock)
+        live_before, test_before = live.balance()["amount"], test.balance()["amount"]
+        body = transcribe(test, call["id"]).json()
+        run_due(now=clock.tick(6))
+        assert_error(transcribe(live, call["id"]), 404, "not_found", param="call_id")
+    assert body["livemode"] is False
+    assert (live.balance()["amount"], test.balance()["amount"]) == (live_before, test_before - PRICE)
+    [charge] = BalanceTransaction.objects.filter(type="transcript")
+    assert charge.livemode is False and charge.source == body["id"]
+
+
+# --- who may ask: the scope matrix, an app's token, the budget ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scopes", "allowed"),
+    [
+        (["transcripts:read"], True),
+        (["calls:read", "transcripts:read"], True),
+        (["calls:read"], False),
+        (["calls:place", "calls:read", "contacts:read", "credits:read"], False),
+    ],
+)
+def test_the_scope_matrix(owner, placer, scopes, allowed):
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+    _key, secret = make_api_key(owner, scopes=scopes)
+    response = transcribe(Placer(owner, secret=secret), call["id"])
+    if allowed:
+        assert response.status_code == 202, response.content
+    else:
+        assert_error(response, 403, "insufficient_scope")
+        assert 'scope="transcripts:read"' in response["WWW-Authenticate"]
+        assert not Transcript.objects.exists()
+
+
+def test_an_apps_token_asks_and_the_audit_event_names_the_app(owner, placer, settings):
+    tokens = install_fake_tokens(settings)
+    resource = f"{settings.BASE_URL}/v1"
+    with frozen_clock() as clock:
+        call = ended_call(placer, clock)
+        without = tokens.issue(owner, scopes=frozenset({"calls:read"}), resource=resource)
+        assert_error(transcribe(Placer(owner, secret=without), call["id"]), 403, "insufficient_scope")
+        token = tokens.issue(owner, scopes=frozenset({"transcripts:read"}), resource=resource)
+        asked = transcribe(Placer(owner, secret=token), call["id"])
+        assert asked.status_code == 202, asked.content
+    audit = AuditEvent.objects.get(user=owner, event_type="transcript.requested")
+    assert audit.client_id == "dcr_test" and not audit.key_id
+    assert (audit.data["call"], audit.data["transcript"]) == (call["id"], asked.json()["id"])
+    assert audit.data["summary"] == "asked for the transcript of a call to +1 202-555-0104"
+
+
+def test_five_requests_a_minute(owner, placer):
+    for _ in range(5):
+        assert_error(transcribe(placer, "call_" + "0" * 24), 404, "not_found", param="call_id")
+    assert_error(transcribe(placer, "call_" + "0" * 24), 429, "rate_limited", type_="rate_limit_error")
+
+
+def test_the_docs_page_says_what_the_simulator_does_with_transcripts(client):
+    page = " ".join(client.get("/docs/calls").content.decode().split())
+    assert "<code>processing</code> after 1 s and completes in 5 s" in page
+    assert "+1 202-555-0106: <code>failed</code>, <code>audio_unavailable</code>" in page
+    assert "a call nobody answered: <code>failed</code>, <code>too_short</code>" in page

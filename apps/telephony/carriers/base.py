@@ -67,6 +67,8 @@ class TranscriptionRequest:
     language: str
     livemode: bool
     now: datetime
+    # Seconds of answered talk on the recording: a carrier reports too little to transcribe as too_short.
+    duration: int = 0
 
 
 class CarrierRefused(Exception):

@@ -92,14 +92,20 @@ class SimulatedCarrier(Carrier):
         )
 
     def request_transcription(self, request: TranscriptionRequest) -> str:
+        started = request.now + timedelta(seconds=simulator.TRANSCRIPTION_STARTS_SECONDS)
         at = request.now + timedelta(seconds=simulator.TRANSCRIPTION_SECONDS)
         if request.to == simulator.TRANSCRIPTION_FAILS_TO:
             kind, detail = ev.TRANSCRIPTION_FAILED, {"reason": simulator.TRANSCRIPTION_FAILURE}
+        elif request.duration <= 0:
+            kind, detail = ev.TRANSCRIPTION_FAILED, {"reason": simulator.TRANSCRIPTION_TOO_SHORT}
         else:
             language = "en" if request.language in ("", "auto") else request.language
             kind = ev.TRANSCRIPTION_COMPLETED
             detail = {"language": language, **simulator.transcript_text(subject=request.subject, to=request.to)}
-        schedule(CarrierEvent(ev.TRANSCRIPTION, kind, request.subject, at, request.livemode, detail))
+        schedule(
+            CarrierEvent(ev.TRANSCRIPTION, ev.TRANSCRIPTION_STARTED, request.subject, started, request.livemode),
+            [CarrierEvent(ev.TRANSCRIPTION, kind, request.subject, at, request.livemode, detail)],
+        )
         return f"sim_{request.subject}"
 
     @staticmethod

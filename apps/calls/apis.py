@@ -13,6 +13,7 @@ from . import selectors
 from .models import CALL_PREFIX, Direction, Status
 from .serializers import EXPANSIONS, CallSerializer
 from .services import call_refresh
+from .transcripts import transcript_refresh
 
 TAG = ["Calls"]
 
@@ -151,9 +152,12 @@ class CallDetailApi(ResourceApi):
         )
         if call is None:
             raise ApiError("not_found", "No such call.", param="call_id")
-        if call_refresh(call):
-            # A live callback: the carrier's events already due are applied first (the simulator's
-            # without a worker), then the call is read again.
+        # A live callback, or an expanded transcript being prepared: the carrier's events already due
+        # are applied first (the simulator's without a worker), then the call is read again.
+        refreshed = call_refresh(call)
+        if "transcript" in expand and transcript_refresh(selectors.call_transcript(call)):
+            refreshed = True
+        if refreshed:
             call = selectors.call_get(principal=request.auth, call_id=call_id, transcripts="transcript" in expand)
         context = {"now": timezone.now(), "expand": expand, "principal": request.auth}
         return Response(CallSerializer(call, context=context).data)

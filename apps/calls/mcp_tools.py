@@ -18,6 +18,7 @@ from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status
 from .serializers import CallSerializer
 from .services import call_refresh
+from .transcripts import transcript_refresh
 
 LIST_LIMIT_MAX = 10
 LIST_LIMIT_DEFAULT = 5
@@ -299,6 +300,8 @@ def get_call_summary(*, principal, arguments) -> dict:
     if call is None:
         raise _unknown_call(call_id)
     transcript = selectors.call_transcript(call)
+    if transcript_refresh(transcript):
+        transcript.refresh_from_db()
     if transcript is None:
         if call.is_live:
             raise ToolFailure(

@@ -84,6 +84,15 @@ def _charge(transcript: Transcript, call: Call, at: datetime) -> None:
     inserted(charge, connection)
 
 
+def transcript_refresh(transcript: Transcript | None) -> bool:
+    """Let the carrier bring a pending transcript's events up to now before it is read (the simulator's,
+    without a worker, as a read of a live call does); True when it may have changed."""
+    if transcript is None or transcript.status not in PENDING:
+        return False
+    carrier_for(livemode=transcript.livemode).refresh_transcription(subject=transcript.id, livemode=transcript.livemode)
+    return True
+
+
 def transcript_request(
     *, principal, call_id: str, language: str = "auto", now: datetime | None = None
 ) -> tuple[Transcript, bool]:
@@ -103,6 +112,8 @@ def transcript_request(
         )
     existing = Transcript.objects.filter(call_id=call.pk).first()
     if existing is not None:
+        if transcript_refresh(existing):
+            existing.refresh_from_db()
         return existing, False
     if call.is_live:
         raise ApiError("call_not_ended", f"Call {call.id} is still {call.status}; ask again once it has ended.")

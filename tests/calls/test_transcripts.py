@@ -419,3 +419,23 @@ def test_the_docs_page_says_what_the_simulator_does_with_transcripts(client):
     assert "<code>processing</code> after 1 s and completes in 5 s" in page
     assert "+1 202-555-0106: <code>failed</code>, <code>audio_unavailable</code>" in page
     assert "a call nobody answered: <code>failed</code>, <code>too_short</code>" in page
+
+
+def test_without_a_worker_a_read_applies_what_is_due(owner, placer, settings):
+    # The quick start runs no worker: reading a transcript being prepared applies its due events,
+    # as a read of a live simulated call does (docs/design.md, "The carrier boundary").
+    mcp = McpClient(install_fake_tokens(settings).issue(owner, scopes=frozenset({"transcripts:read"})))
+    asked = {"name": "svc_get_call_summary", "arguments": {"call_id": None}}
+    with frozen_clock() as clock:
+        calls = [ended_call(placer, clock) for _ in range(3)]
+        for call in calls:
+            assert transcribe(placer, call["id"]).status_code == 202
+        clock.tick(6)
+        expanded = placer.get(f"/v1/calls/{calls[0]['id']}", {"expand[]": "transcript"}).json()["transcript"]
+        again = transcribe(placer, calls[1]["id"])
+        asked["arguments"]["call_id"] = calls[2]["id"]
+        summary = mcp.request("tools/call", asked).json()["result"]
+    assert expanded["status"] == "completed" and expanded["amount"] == PRICE
+    assert again.status_code == 200 and again.json()["status"] == "completed"
+    assert summary["isError"] is False and summary["structuredContent"]["summary"]
+    assert BalanceTransaction.objects.filter(type="transcript").count() == 3

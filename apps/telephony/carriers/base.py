@@ -112,3 +112,8 @@ class Carrier(ABC):
     @abstractmethod
     def request_transcription(self, request: TranscriptionRequest) -> str:
         """Start a transcription; returns the carrier's reference of it."""
+
+    def refresh_transcription(self, *, subject: str, livemode: bool) -> None:
+        """Bring a pending transcription's events up to now before it is read; carriers that push them
+        need nothing."""
+        return None

@@ -108,6 +108,9 @@ class SimulatedCarrier(Carrier):
         )
         return f"sim_{request.subject}"
 
+    def refresh_transcription(self, *, subject: str, livemode: bool) -> None:
+        run_due(subject=subject)
+
     @staticmethod
     def _event(call_id: str, kind: str, at: datetime, livemode: bool) -> CarrierEvent:
         return CarrierEvent(ev.CALL, kind, call_id, at, livemode)

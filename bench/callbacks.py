@@ -7,8 +7,6 @@ so nothing is refused. With ``--write-docs`` the figures replace the section "Ca
 docs/performance.md.
 """
 
-import argparse
-import sys
 import uuid
 
 from bench import inprocess
@@ -89,8 +87,4 @@ def main(count: int = 200, *, docs: bool = False) -> int:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("count", nargs="?", type=int, default=200)
-    parser.add_argument("--write-docs", action="store_true")
-    arguments = parser.parse_args()
-    sys.exit(main(arguments.count, docs=arguments.write_docs))
+    inprocess.command_line(main, __doc__)

@@ -7,10 +7,12 @@ SQLite file with the limiter off. The cases alternate in rounds, so each ratio c
 done within the same seconds; statements are counted per request (BEGIN and COMMIT are not).
 """
 
+import argparse
 import os
 import platform
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -130,3 +132,12 @@ def write_section(
     pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
     text = pattern.sub(lambda _: section + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
     PERFORMANCE.write_text(text.rstrip() + "\n")
+
+
+def command_line(main: Callable[..., int], description: str) -> None:
+    """``python -m bench.<name> [N] [--write-docs]``: run ``main`` and exit with its status."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("count", nargs="?", type=int, default=200)
+    parser.add_argument("--write-docs", action="store_true")
+    arguments = parser.parse_args()
+    sys.exit(main(arguments.count, docs=arguments.write_docs))

@@ -6,9 +6,7 @@ read through its cached API key (the list, the list of one number) and through a
 (the tool). With ``--write-docs`` the figures replace the section "Messages" of docs/performance.md.
 """
 
-import argparse
 import json
-import sys
 
 from bench import inprocess
 
@@ -87,8 +85,4 @@ def main(count: int = 200, *, docs: bool = False) -> int:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("count", nargs="?", type=int, default=200)
-    parser.add_argument("--write-docs", action="store_true")
-    arguments = parser.parse_args()
-    sys.exit(main(arguments.count, docs=arguments.write_docs))
+    inprocess.command_line(main, __doc__)

@@ -2,9 +2,6 @@
 the same for the shortest value a field takes and for its longest (docs/decisions/boundary.md, "For
 new endpoints"), and a value past its bound is refused before any statement."""
 
-import re
-from contextlib import contextmanager
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -14,6 +11,7 @@ from tests.calls.callbacks import Placer, ready
 from tests.support.credentials import cached_key_secret
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.sql import statement_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -21,20 +19,6 @@ pytestmark = pytest.mark.django_db
 SHORTEST = "+49301"
 LONGEST = "+493012345678901"
 LONGEST_ID_BODY = "A" * 64
-SAVEPOINT = re.compile(r'"s[0-9]+_x[0-9]+"')  # a savepoint's name counts savepoints, not input
-
-
-@contextmanager
-def statements():
-    """The SQL text of every statement sent, before values are bound."""
-    sent = []
-
-    def record(execute, sql, params, many, context):
-        sent.append(SAVEPOINT.sub('"savepoint"', sql))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        yield sent
 
 
 @pytest.fixture
@@ -46,7 +30,7 @@ def placer(owner, store):
 
 
 def quote_statements(placer, to) -> list[str]:
-    with statements() as sent:
+    with statement_texts() as sent:
         response = placer.quote(to)
     assert response.status_code == 201, response.content
     assert response.json()["to"] == to and response.json()["label"] == "Germany"
@@ -62,7 +46,7 @@ def test_the_tool_quotes_the_longest_number_with_the_statements_of_the_shortest(
     mcp = McpClient(install_fake_tokens(settings).issue(owner, scopes=frozenset({"calls:place"})))
 
     def quoted(to):
-        with statements() as sent:
+        with statement_texts() as sent:
             result = mcp.request("tools/call", {"name": "svc_quote_call", "arguments": {"to": to}}).json()["result"]
         assert result["isError"] is False, result
         return sent
@@ -86,7 +70,7 @@ def test_a_destination_past_its_bound_is_refused_before_any_statement(placer, to
 
 def test_placing_a_quote_id_of_any_allowed_length_sends_the_same_statements(placer):
     def placed(quote_id):
-        with statements() as sent:
+        with statement_texts() as sent:
             response = placer.place(quote_id)
         assert_error(response, 404, "not_found", param="quote")
         return sent
@@ -105,7 +89,7 @@ def test_a_quote_id_past_its_bound_is_refused_before_any_statement(placer):
 
 def test_ending_a_call_id_of_any_allowed_length_sends_the_same_statements(placer):
     def ended(call_id):
-        with statements() as sent:
+        with statement_texts() as sent:
             response = placer.end(call_id)
         assert_error(response, 404, "not_found", param="call_id")
         return sent
@@ -118,7 +102,7 @@ def test_the_end_tool_sends_the_same_statements_for_any_allowed_call_id(owner, s
     mcp = McpClient(install_fake_tokens(settings).issue(owner, scopes=frozenset({"calls:place"})))
 
     def ended(call_id):
-        with statements() as sent:
+        with statement_texts() as sent:
             result = mcp.request("tools/call", {"name": "svc_end_call", "arguments": {"call_id": call_id}})
         assert result.json()["result"]["isError"] is True
         return sent

@@ -3,8 +3,6 @@ same for a filter's shortest form and its longest (docs/decisions/boundary.md, "
 input past its bound is refused before any statement, and the tool quotes a number it was given
 without the characters that reorder or hide text."""
 
-import re
-from contextlib import contextmanager
 from io import StringIO
 
 import pytest
@@ -17,6 +15,7 @@ from apps.messages.models import MAX_BODY, Message
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.sql import statement_texts
 
 from .factories import make_message, make_sms_number
 
@@ -26,21 +25,7 @@ pytestmark = pytest.mark.django_db
 SHORT_NUMBER = "+4930123"
 LONG_NUMBER = "+493012345678901"
 LONGEST_SENDER = "+1234567890123456"  # "+" and 16: the filter's pattern
-SAVEPOINT = re.compile(r'"s[0-9]+_x[0-9]+"')  # a savepoint's name counts savepoints, not input
 HIDING = "\u202e\u200b"  # a right-to-left override and a zero-width space
-
-
-@contextmanager
-def statements():
-    """The SQL text of every statement sent, before values are bound."""
-    sent = []
-
-    def record(execute, sql, params, many, context):
-        sent.append(SAVEPOINT.sub('"savepoint"', sql))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        yield sent
 
 
 def cached_secret(user, scopes, *, livemode=True) -> str:
@@ -65,7 +50,7 @@ def secret(user, store, numbers):
 
 
 def listed(secret, **query):
-    with statements() as sent:
+    with statement_texts() as sent:
         response = Client().get("/v1/messages", query, HTTP_AUTHORIZATION=f"Bearer {secret}")
     assert response.status_code == 200, response.content
     return response, sent
@@ -111,7 +96,7 @@ def test_a_filter_past_its_bound_is_refused_before_any_statement(secret, query, 
 
 def test_a_message_id_of_any_allowed_length_sends_the_same_statements(secret):
     def read(message_id):
-        with statements() as sent:
+        with statement_texts() as sent:
             response = Client().get(f"/v1/messages/{message_id}", HTTP_AUTHORIZATION=f"Bearer {secret}")
         assert_error(response, 404, "not_found", param="message_id")
         return sent
@@ -131,7 +116,7 @@ class TestHelper:
         secret = cached_secret(user, ["messages:read"], livemode=False)
 
         def deliver(**body):
-            with statements() as sent:
+            with statement_texts() as sent:
                 response = Client().post(
                     "/v1/test_helpers/messages",
                     body,
@@ -184,7 +169,7 @@ class TestTool:
         return McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"messages:read"})))
 
     def read(self, mcp, **arguments):
-        with statements() as sent:
+        with statement_texts() as sent:
             response = mcp.request("tools/call", {"name": "svc_read_messages", "arguments": arguments})
         return response.json()["result"], sent
 

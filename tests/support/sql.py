@@ -1,6 +1,7 @@
 """Counting Django's SQL compilations: a compiled-once statement (apps/core/sql.py) is compiled by none
 of the requests after its first."""
 
+import re
 from contextlib import contextmanager
 from unittest import mock
 
@@ -36,3 +37,20 @@ def compilations():
     """The number of SQL compilations inside the block, as ``counted.call_count``."""
     with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as counted:
         yield counted
+
+
+SAVEPOINT = re.compile(r'"s[0-9]+_x[0-9]+"')  # a savepoint's name counts savepoints, not input
+
+
+@contextmanager
+def statement_texts():
+    """The SQL text of every statement sent, before values are bound (savepoints' names made one):
+    what a bound on a statement's shape compares for the least and the most allowed input."""
+    sent = []
+
+    def record(execute, sql, params, many, context):
+        sent.append(SAVEPOINT.sub('"savepoint"', sql))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield sent

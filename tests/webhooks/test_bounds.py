@@ -3,9 +3,6 @@ the smallest allowed input and the largest (docs/decisions/boundary.md, "For new
 and string is bounded before any statement, and an error quotes the caller's text short and without the
 characters that reorder or hide text."""
 
-import re
-from contextlib import contextmanager
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -13,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.webhooks import events as types
 from apps.webhooks.models import WebhookEndpoint
 from tests.support.envelope import assert_error
+from tests.support.sql import statement_texts
 from tests.support.webhooks import key_caller
 
 pytestmark = pytest.mark.django_db
@@ -20,21 +18,7 @@ pytestmark = pytest.mark.django_db
 EVERY_TYPE = list(types.SUBSCRIBABLE)
 SHORT_URL = "http://127.0.0.1:9/h"
 LONG_URL = SHORT_URL + "x" * (2048 - len(SHORT_URL))
-SAVEPOINT = re.compile(r'"s[0-9]+_x[0-9]+"')  # a savepoint's name counts savepoints, not input
 HIDING = "\u202e\u200b"  # a right-to-left override and a zero-width space
-
-
-@contextmanager
-def statements():
-    """The SQL text of every statement sent, before values are bound."""
-    sent = []
-
-    def record(execute, sql, params, many, context):
-        sent.append(SAVEPOINT.sub('"savepoint"', sql))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        yield sent
 
 
 @pytest.fixture
@@ -51,7 +35,7 @@ def create(caller, **fields):
 
 
 def sent_by(request) -> tuple:
-    with statements() as sent:
+    with statement_texts() as sent:
         response = request()
     return response, sent
 

@@ -7,6 +7,7 @@ allowed burst + refill times (60 plus one a second), not twice the burst.
 
 import hashlib
 import http.cookiejar
+import itertools
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -82,16 +84,28 @@ def wait_ready(port, process):
     raise RuntimeError("server did not start")
 
 
-@pytest.fixture(params=["redis", "cluster"])
-def two_servers(request, tmp_path):
-    """Two server processes (nodes) on one database and one Redis: a single server, or a 3-primary cluster."""
-    redis_server = start_private_cluster(tmp_path / "cluster") if request.param == "cluster" else start_private_redis()
-    env = server_env(tmp_path, redis_server)
-    manage(env, "migrate", "--noinput")
-    manage(env, "createuser", "--email", "two@example.com", "--display-name", "Two", "--password", "pw-0123456789!")
-    secret = manage(env, "createapikey", "--email", "two@example.com")
+@dataclass
+class Nodes:
+    ports: list
+    env: dict
+    redis: object
+    email: str = ""
+
+
+_accounts = itertools.count()
+PASSWORD = "pw-0123456789!"
+
+
+@pytest.fixture(scope="module", params=["redis", "cluster"])
+def nodes(request, tmp_path_factory):
+    """Two server processes (nodes) on one database and one Redis (a single server, or a 3-primary
+    cluster), started once for the module's tests: each test has an account and key of its own."""
+    directory = tmp_path_factory.mktemp(f"two-{request.param}")
+    redis_server = start_private_cluster(directory / "cluster") if request.param == "cluster" else start_private_redis()
+    env = server_env(directory, redis_server)
     ports, processes = [free_port(), free_port()], []
     try:
+        manage(env, "migrate", "--noinput")
         for port in ports:
             processes.append(
                 subprocess.Popen(
@@ -112,12 +126,20 @@ def two_servers(request, tmp_path):
             )
         for port, process in zip(ports, processes, strict=True):
             wait_ready(port, process)
-        yield ports, secret, redis_server
+        yield Nodes(ports, env, redis_server)
     finally:
         for process in processes:
             process.terminate()
             process.wait(timeout=10)
         redis_server.stop()
+
+
+@pytest.fixture
+def two_servers(nodes):
+    """The nodes' ports, a new account's API key (budgets of its own) and the Redis they share."""
+    nodes.email = f"two-{next(_accounts)}@example.com"
+    manage(nodes.env, "createuser", "--email", nodes.email, "--display-name", "Two", f"--password={PASSWORD}")
+    return nodes.ports, manage(nodes.env, "createapikey", "--email", nodes.email), nodes.redis
 
 
 def test_two_processes_sharing_redis_hold_one_budget(two_servers):
@@ -161,7 +183,7 @@ def test_redis_outage_fails_both_servers_closed_and_they_recover_without_restart
         assert headers["RateLimit-Policy"] == "60;w=60"
 
 
-def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_servers, tmp_path):
+def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_servers, nodes):
     """A revoked token or key is refused by every worker on its next request, whatever is cached."""
     ports, secret, redis_server = two_servers
     urls = [f"http://127.0.0.1:{port}/v1/me" for port in ports]
@@ -172,7 +194,7 @@ def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_
     assert [key for key in client.scan_iter(match="two:*") if key.endswith(f":cred:{digest}")]
 
     manage(
-        server_env(tmp_path, redis_server),  # the servers' database and Redis
+        nodes.env,  # the servers' database and Redis
         "shell",
         "-c",
         "from apps.apikeys.models import ApiKey; from apps.apikeys.services import apikey_revoke; "
@@ -181,25 +203,23 @@ def test_a_revocation_in_a_third_process_is_refused_by_both_servers_at_once(two_
     assert [get(url, secret) for url in urls] == [401, 401]
 
 
-def signed_in(port: int):
+def signed_in(port: int, email: str):
     """A browser session on one node: an opener keeping cookies, and its CSRF token."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     base = f"http://127.0.0.1:{port}"
     opener.open(f"{base}/login", timeout=10).read()
     token = next(c.value for c in jar if c.name == "csrftoken")
-    form = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token, "username": "two@example.com", "password": "pw-0123456789!"}
-    ).encode()
+    form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": email, "password": PASSWORD}).encode()
     opener.open(urllib.request.Request(f"{base}/login", data=form, headers={"Referer": base + "/login"}), timeout=10)
     return opener, next(c.value for c in jar if c.name == "csrftoken")
 
 
-def test_a_key_revoked_through_one_node_is_refused_by_the_other_on_its_next_request(two_servers):
+def test_a_key_revoked_through_one_node_is_refused_by_the_other_on_its_next_request(two_servers, nodes):
     ports, secret, _redis = two_servers
     node_a, node_b = ports
     assert [get(f"http://127.0.0.1:{node_b}/v1/me", secret) for _ in range(2)] == [200, 200]  # cached on B
-    opener, token = signed_in(node_a)
+    opener, token = signed_in(node_a, nodes.email)
     base = f"http://127.0.0.1:{node_a}"
     keys = json.loads(opener.open(f"{base}/v1/api-keys", timeout=10).read())["data"]
     (key,) = [k for k in keys if secret.endswith(k["redacted"].rsplit("...", 1)[-1])]
@@ -231,25 +251,26 @@ def mcp_whoami(port: int, token: str) -> tuple[int, dict]:
         return exc.code, dict(exc.headers)
 
 
-def test_a_disconnect_through_one_node_ends_the_apps_next_mcp_call_on_the_other(two_servers, tmp_path):
-    ports, _secret, redis_server = two_servers
+def test_a_disconnect_through_one_node_ends_the_apps_next_mcp_call_on_the_other(two_servers, nodes):
+    ports, _secret, _redis = two_servers
     node_a, node_b = ports
+    client_id = f"dcr_twonodes{next(_accounts)}"
     # An app connected to the account, its access token for the servers' /mcp (BASE_URL http://127.0.0.1).
     token = manage(
-        server_env(tmp_path, redis_server),
+        nodes.env,
         "shell",
         "--no-imports",
         "-c",
         "from django.contrib.auth import get_user_model; from tests.support.oauth import issue, make_client; "
-        "user = get_user_model().objects.get(email='two@example.com'); "
-        "app = make_client(name='Two Node Assistant', client_id='dcr_twonodes'); "
+        "user = get_user_model().objects.get(email='" + nodes.email + "'); "
+        f"app = make_client(name='Two Node Assistant', client_id='{client_id}'); "
         "print(issue(user, app, resource='http://127.0.0.1/mcp', scope='rates:read')['access_token'])",
     )
     assert [mcp_whoami(node_b, token)[0] for _ in range(2)] == [200, 200]  # cached on B
-    opener, csrf = signed_in(node_a)
+    opener, csrf = signed_in(node_a, nodes.email)
     base = f"http://127.0.0.1:{node_a}"
     disconnect = urllib.request.Request(
-        f"{base}/api/oauth/connections/dcr_twonodes",
+        f"{base}/api/oauth/connections/{client_id}",
         method="DELETE",
         headers={"X-CSRFToken": csrf, "Referer": base + "/settings/connected-apps"},
     )

@@ -120,3 +120,35 @@ def frozen_clock():
             yield clock
 
     return frozen()
+
+
+# --- transcript requests ------------------------------------------------------------------------------
+
+TRANSCRIPT_SCOPES = ("calls:place", "calls:read", "credits:read", "transcripts:read")
+
+
+def transcribe(placer: Placer, call_id: str, body=None, *, key: str | bool | None = True):
+    return placer.post(f"/v1/calls/{call_id}/transcript", body, key=key)
+
+
+def ended_call(placer: Placer, clock, to=STAYS, *, record=True, talk=30) -> dict:
+    """A callback answered and talked ``talk`` s (30: billed one minute), then ended: final, recorded."""
+    from apps.jobs.public import run_due
+
+    call = placer.quote_and_place(to, record=record)
+    run_due(now=clock.tick(10))  # you pressed 1 at +4, the callee answered at +9
+    clock.tick(talk - 1)
+    ended = placer.end(call["id"])
+    assert ended.json()["status"] == "completed", ended.content
+    return ended.json()
+
+
+def summaries_owner():
+    """An account ready to place callbacks in live mode, its call-summaries switch on."""
+    from apps.accounts.security import sharing_update
+    from tests.support.factories import UserFactory
+
+    user = UserFactory()
+    ready(user)
+    sharing_update(user=user, call_summaries=True, message_reading=False)
+    return user

@@ -18,7 +18,16 @@ from apps.jobs.public import run_due
 from apps.telephony import events as ev
 from apps.telephony.simulator import TRANSCRIPTION_FAILS_TO
 from apps.webhooks.models import Event
-from tests.calls.callbacks import STAYS, Placer, frozen_clock, ready
+from tests.calls.callbacks import (
+    STAYS,
+    TRANSCRIPT_SCOPES,
+    Placer,
+    ended_call,
+    frozen_clock,
+    ready,
+    summaries_owner,
+    transcribe,
+)
 from tests.calls.factories import CallFactory, TranscriptFactory
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory, make_api_key
@@ -26,31 +35,14 @@ from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCOPES = ("calls:place", "calls:read", "credits:read", "transcripts:read")
+SCOPES = TRANSCRIPT_SCOPES
 # 0.05 a minute (the default TRANSCRIPT_PER_MINUTE) for a call billed one whole minute.
 PRICE = 5
 
 
-def transcribe(placer: Placer, call_id: str, body=None, *, key: str | bool | None = True):
-    return placer.post(f"/v1/calls/{call_id}/transcript", body, key=key)
-
-
-def ended_call(placer: Placer, clock, to=STAYS, *, record=True, talk=30) -> dict:
-    """A callback answered and talked ``talk`` s (30: billed one minute), then ended: final, recorded."""
-    call = placer.quote_and_place(to, record=record)
-    run_due(now=clock.tick(10))  # you pressed 1 at +4, the callee answered at +9
-    clock.tick(talk - 1)
-    ended = placer.end(call["id"])
-    assert ended.json()["status"] == "completed", ended.content
-    return ended.json()
-
-
 @pytest.fixture
 def owner(db):
-    user = UserFactory()
-    ready(user)
-    sharing_update(user=user, call_summaries=True, message_reading=False)
-    return user
+    return summaries_owner()
 
 
 @pytest.fixture

@@ -96,3 +96,4 @@ bench: install
 		$(PY) -m bench.callbacks --write-docs
 	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_messages REDIS_URL=redis://127.0.0.1:6379/15 \
 		$(PY) -m bench.messages --write-docs
+	$(PY) -m bench.nodes --write-docs

@@ -2,6 +2,7 @@
 
 import os
 import platform
+import re
 import subprocess
 from importlib.metadata import version
 from pathlib import Path
@@ -11,14 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_docs(text: str, run) -> None:
     args = run.args
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     packages = ("Django", "djangorestframework", "django-oauth-toolkit", "mcp", "gunicorn", "uvicorn", "psycopg")
     versions = ", ".join(f"{p} {version(p)}" for p in packages)
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.splitlines()[0]
     postgres = _server_version()
     (ROOT / "docs" / "performance.md").write_text(
         HEADER.format(
-            machine=machine,
+            machine=machine_line(),
             versions=versions,
             wrk=wrk_version.split(" Copyright")[0],
             postgres=postgres,
@@ -33,6 +33,19 @@ def write_docs(text: str, run) -> None:
         + "\n"
         + FOOTER
     )
+
+
+def machine_line() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def replace_section(title: str, section: str, path: Path = ROOT / "docs" / "performance.md") -> None:
+    """Replace (or add at the end) the section ``## title`` of docs/performance.md with ``section``."""
+    text = path.read_text()
+    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
+    section = section.rstrip() + "\n"
+    text = pattern.sub(lambda _: section + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
+    path.write_text(text.rstrip() + "\n")
 
 
 def _server_version() -> str:

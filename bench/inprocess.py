@@ -10,7 +10,6 @@ done within the same seconds; statements are counted per request (BEGIN and COMM
 import argparse
 import os
 import platform
-import re
 import statistics
 import sys
 import tempfile
@@ -18,7 +17,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-PERFORMANCE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+from bench import docs
+
 ROUNDS = 3
 
 
@@ -128,10 +128,7 @@ def write_section(
         f"| case | per second | / {labels[reference].split(' (')[0]} | statements |\n|---|---:|---:|---:|\n"
         f"{rows}\n{after}\n"
     )
-    text = PERFORMANCE.read_text()
-    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
-    text = pattern.sub(lambda _: section + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
-    PERFORMANCE.write_text(text.rstrip() + "\n")
+    docs.replace_section(title, section)
 
 
 def command_line(main: Callable[..., int], description: str) -> None:

@@ -20,13 +20,13 @@ SECRET_KEY = secrets.token_urlsafe(50)
 
 def ports_in_use() -> list[int]:
     """The bench's ports something already listens on (another run: starting would drop its databases)."""
-    busy = []
-    for port in PORTS.values():
-        with socket.socket() as probe:
-            probe.settimeout(0.5)
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                busy.append(port)
-    return busy
+    return [port for port in PORTS.values() if port_in_use(port)]
+
+
+def port_in_use(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 def service_env(database_url: str, key_prefix: str) -> dict:

@@ -23,3 +23,14 @@ def test_checks_and_classes_are_scaled_alike():
     assert check.budget == roomy(budgets.READS_USER)
     assert (check.key, check.peek, check.cost) == ("reads.user:1", True, 1)
     assert roomy_all(budgets.CLASSES["reads"]) == tuple(roomy(b) for b in budgets.CLASSES["reads"])
+
+
+def test_the_cluster_store_is_made_roomy_the_same_way():
+    from apps.ratelimit.stores.redis_cluster import RedisClusterStore
+    from bench.roomy_store import Roomy, RoomyRedisClusterStore, RoomyRedisStore
+
+    for store, production in ((RoomyRedisStore, None), (RoomyRedisClusterStore, RedisClusterStore)):
+        for method in ("evaluate", "credential_lookup", "credential_fill"):
+            assert getattr(store, method) is getattr(Roomy, method)
+        if production:
+            assert issubclass(store, production)

@@ -6,7 +6,9 @@ bench database (DATABASE_URL naming ``bench`` after a run) with the service's se
 the bench's Redis store, and prints the median ``time.process_time()`` per request, the
 worker's CPU only (not PostgreSQL's, Redis's or the kernel's). The credentials are those
 the database's fixture names; each line is replayed once untimed first, so each is cached
-as in steady use. ``--cprofile CASE`` prints that case's profile, sorted by own time.
+as in steady use. ``--cprofile CASE`` prints that case's profile, sorted by own time. A case
+``limit_<read>`` (``limit_ledger``) replays that read's limit (bench/limits.py) on the same rows,
+so a read's gap to its limit is measured in one process.
 
 ``--instructions`` counts instead the instructions the worker executes per request, under
 valgrind's callgrind: on this kind of virtual machine CPU time drifts by tens of per cent
@@ -32,7 +34,9 @@ import time
 
 import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The bench's settings: the service's, with the limit views mounted (bench/settings.py).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+os.environ.setdefault("BENCH_FLOOR", "1")
 os.environ.setdefault("RATELIMIT_STORE", "bench.roomy_store.RoomyRedisStore")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("DEBUG", "0")
@@ -41,6 +45,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
 os.environ.setdefault("BASE_URL", "http://127.0.0.1:8101")
 django.setup()
 
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.db import connection  # noqa: E402
 
@@ -48,6 +53,8 @@ from bench import cases  # noqa: E402
 from bench.measure import collected  # noqa: E402
 from bench.setup_data import FIXTURE_TABLE  # noqa: E402
 from bench.statements import environ  # noqa: E402
+
+User = get_user_model()
 
 
 def fixture() -> dict:
@@ -113,7 +120,10 @@ def main() -> int:
     parser.add_argument("--counted-case", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     handler = WSGIHandler()
-    lines = cases.case_lines(fixture())
+    data = fixture()
+    lines = cases.case_lines(data)
+    heavy = [user.id for user in User.objects.filter(email__in=[f"bench{i}@example.com" for i in data["heavy"]])]
+    lines.update({f"limit_{key}": rows for key, rows in cases.limit_lines(data, heavy).items()})
 
     def sample_of(key: str) -> list[str]:
         return (lines[key] * (args.requests // max(len(lines[key]), 1) + 1))[: args.requests]

@@ -179,10 +179,13 @@ def run_round(result: Result, lines: Path, server: Server, args) -> None:
     result.errors.append(errors)
 
 
-def in_turn(entries: list[tuple[Result, Path, Server]], args, floor: Floor | None = None) -> None:
+def in_turn(entries: list[tuple[Result, Path, Server]], args, floor: Floor | None = None, before_round=None) -> None:
     """``args.rounds`` rounds of each entry, taken in turn; the order reverses every round so that
-    no entry always follows the same one. ``floor``: the first entry is the floor, record it."""
+    no entry always follows the same one. ``floor``: the first entry is the floor, record it.
+    ``before_round``: called before each round (the case's credentials presented again)."""
     for number in range(args.rounds):
+        if before_round is not None:
+            before_round()
         order = list(enumerate(entries))
         if number % 2:
             order.reverse()

@@ -142,6 +142,12 @@ class NodesBench:
                 self.count_round_trips(case, "one", [one_redis["REDIS_URL"]])
                 self.count_round_trips(case, "cluster", cluster_urls)
                 for number in range(self.args.rounds):
+                    # Cached afresh before each round: entries live 60 s from their fill (bench/servers.py).
+                    servers.forget_cached_credentials(one_redis["REDIS_URL"], "rln1")
+                    for url in cluster_urls:
+                        servers.forget_cached_credentials(url, "rln")
+                    for name in ("one", "cluster"):
+                        send_all(self.lines[case], self.servers[name], connections=self.args.connections)
                     for entry in ENTRIES if number % 2 == 0 else reversed(ENTRIES):
                         self.round_on(case, entry)
 

@@ -105,3 +105,15 @@ def flush_redis(url: str) -> None:
     import redis
 
     redis.Redis.from_url(url).flushdb()
+
+
+def forget_cached_credentials(url: str, key_prefix: str) -> None:
+    """Drop the credential cache's entries under ``key_prefix`` (the epochs and budgets stay), so the
+    next presentation fills each anew. Entries live 60 s from their fill, however often they are hit:
+    filled all at once, they would all expire in one later round, every request of it a miss."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{key_prefix}:*:cred:*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])

@@ -161,7 +161,7 @@ def _nested_deeper_than(value: Any, limit: int) -> bool:
 def checked_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments a tool's handler gets: checked against its input schema, and a whole number
     a client wrote as ``5.0`` (an integer to JSON Schema, so valid) given as the int 5."""
-    found = find_in_json(arguments)
+    found = find_in_json(arguments) if arguments else None
     if found is not None:
         # The input guard of every other surface: no control character or lone surrogate
         # reaches a tool's query (PostgreSQL refuses NUL in text).

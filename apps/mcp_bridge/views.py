@@ -59,8 +59,8 @@ def serve(request):
         return HttpResponse(status=reply.status)
     # Every reply body is JSON's own types already (the SDK's JSON-mode dumps, tool results checked
     # against their schemas): the standard encoder writes what JsonResponse's would, without its
-    # encoder class built per response.
-    return HttpResponse(json.dumps(reply.body), content_type="application/json", status=reply.status)
+    # encoder class built per response (and as bytes: ASCII, no charset to look up).
+    return HttpResponse(json.dumps(reply.body).encode(), content_type="application/json", status=reply.status)
 
 
 class RequestHeaders(Mapping):

@@ -86,7 +86,7 @@ format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-# The benchmark (bench/NOTES.md): about 14 minutes, 1-2 more when it builds its data sets; writes
+# The benchmark (bench/NOTES.md): about 30 minutes, 4 more when it builds its data sets; writes
 # docs/performance.md. BENCH_ARGS="--rounds 1 --duration 2 --memory-requests 20000": a quick check.
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)

@@ -186,11 +186,13 @@ hot path sends) counted on every Redis the service uses, each line sent once mor
 {rows}
 
 What bounds these figures: every process of the run (the nodes' workers, PostgreSQL, every Redis
-and wrk) shares this machine's {os.cpu_count()} cores, so a second node adds no capacity here: the
-pair's figure says what two nodes cost each other through the shared Redis and database (a ratio
-near 1 means nothing), not what a second machine would add. On the Cluster a credential lookup is
-two round trips where one Redis takes one: the credential's entry and its user's budgets live in
-different slots, and the user is not known until the entry is read (docs/decisions/scale-out.md).
+and wrk) shares this machine's {os.cpu_count()} cores, which one node already keeps busy, so a
+second node adds no capacity here: the pair's ratio is what two nodes lose to each other on one
+machine (the shared Redis and database, and twice the workers and load generators time-slicing
+the same cores; 1 would be nothing), not what a node on a machine of its own would add.
+On the Cluster a credential lookup is two round trips where one Redis takes one: the credential's
+entry and its user's budgets live in different slots, and the user is not known until the entry is
+read (docs/decisions/scale-out.md).
 """
 
 

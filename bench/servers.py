@@ -114,6 +114,8 @@ def forget_cached_credentials(url: str, key_prefix: str) -> None:
     import redis
 
     client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(match=f"{key_prefix}:*:cred:*", count=1000))
-    for start in range(0, len(keys), 1000):
-        client.delete(*keys[start : start + 1000])
+    # One key per DEL: on a cluster node the keys of one call must share a slot.
+    pipe = client.pipeline(transaction=False)
+    for key in client.scan_iter(match=f"{key_prefix}:*:cred:*", count=1000):
+        pipe.delete(key)
+    pipe.execute()

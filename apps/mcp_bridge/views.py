@@ -40,8 +40,9 @@ def mcp_endpoint(request):
 
 
 def serve(request):
-    # The query string is parsed only when the name could be in it: almost no call has a query.
-    if "access_token" in request.META.get("QUERY_STRING", "") and "access_token" in request.GET:
+    # The query string is parsed only when there is one (any letter of the name may be escaped):
+    # almost no call has a query.
+    if request.META.get("QUERY_STRING") and "access_token" in request.GET:
         # Refused before any lookup, so a token leaked into a URL is never honoured.
         raise ApiError("token_in_query", param="access_token")
     check_origin(request)

@@ -83,6 +83,14 @@ def test_token_in_query_is_refused_before_lookup(tokens, token):
     assert tokens.lookups == []
 
 
+@pytest.mark.parametrize("name", ["access%5Ftoken", "%61ccess_token", "other=1&access_token"])
+def test_token_in_query_is_refused_however_the_name_is_escaped(tokens, token, name):
+    client = McpClient(token)
+    response = client.post_raw(json.dumps(PING), path=f"/mcp?{name}={token}", **client.headers())
+    assert_error(response, 400, "token_in_query", param="access_token")
+    assert tokens.lookups == []
+
+
 def test_token_in_query_is_refused_even_without_a_header(tokens, token):
     client = McpClient()
     response = client.post_raw(json.dumps(PING), path=f"/mcp?access_token={token}", **client.headers())

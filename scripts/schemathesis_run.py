@@ -126,6 +126,8 @@ def main() -> int:
         "BASE_URL": base,
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
+        # The fuzzer's requests name their own source address (scripts/schemathesis_hooks.py).
+        "TRUSTED_PROXIES": "127.0.0.1/32",
     }
     env.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'schemathesis.sqlite3'}")
     fresh_database(env["DATABASE_URL"])

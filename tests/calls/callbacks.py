@@ -125,6 +125,8 @@ def frozen_clock():
 # --- transcript requests ------------------------------------------------------------------------------
 
 TRANSCRIPT_SCOPES = ("calls:place", "calls:read", "credits:read", "transcripts:read")
+# 0.05 a minute (the default TRANSCRIPT_PER_MINUTE) for a call billed one whole minute, in minor units.
+TRANSCRIPT_PRICE = 5
 
 
 def transcribe(placer: Placer, call_id: str, body=None, *, key: str | bool | None = True):

@@ -20,6 +20,7 @@ from apps.telephony.simulator import TRANSCRIPTION_FAILS_TO
 from apps.webhooks.models import Event
 from tests.calls.callbacks import (
     STAYS,
+    TRANSCRIPT_PRICE,
     TRANSCRIPT_SCOPES,
     Placer,
     ended_call,
@@ -36,8 +37,7 @@ from tests.support.mcp import McpClient, install_fake_tokens
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SCOPES = TRANSCRIPT_SCOPES
-# 0.05 a minute (the default TRANSCRIPT_PER_MINUTE) for a call billed one whole minute.
-PRICE = 5
+PRICE = TRANSCRIPT_PRICE
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ alike (the tool's refusal is the same HTTP 429 envelope, as SPEC 7.4 puts 429 at
 import pytest
 
 from apps.ratelimit import budgets
+from apps.ratelimit.testing import frozen_clock
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
@@ -31,26 +32,28 @@ def test_ten_reads_a_minute_of_one_number_across_rest_and_the_tool(client, setti
     _key, secret = make_api_key(user, scopes=["messages:read"])
     mcp = McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"messages:read"})))
     auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
-    for n in range(10):
-        if n % 3 == 0:
-            response = mcp.request("tools/call", {"name": "svc_read_messages", "arguments": {"number": number.id}})
-            assert response.json()["result"]["isError"] is False
-        elif n % 3 == 1:
-            response = client.get("/v1/messages", {"number": number.id}, **auth)
-        else:
-            response = client.get(f"/v1/messages/{message.id}", **auth)
-        assert response.status_code == 200, (n, response.content)
-    for refused in (
-        client.get("/v1/messages", {"number": number.id}, **auth),
-        client.get(f"/v1/messages/{message.id}", **auth),
-        mcp.request("tools/call", {"name": "svc_read_messages", "arguments": {"number": number.id}}),
-        # Unfiltered, the page holds a message of the spent number: refused too.
-        client.get("/v1/messages", **auth),
-    ):
-        assert_error(refused, 429, "rate_limited", type_="rate_limit_error")
-        assert int(refused["Retry-After"]) >= 1
-    # Another number's budget is its own.
-    assert client.get("/v1/messages", {"number": other.id}, **auth).status_code == 200
+    # The limiter's clock held still: a budget refills with time, however slow the machine.
+    with frozen_clock():
+        for n in range(10):
+            if n % 3 == 0:
+                response = mcp.request("tools/call", {"name": "svc_read_messages", "arguments": {"number": number.id}})
+                assert response.json()["result"]["isError"] is False
+            elif n % 3 == 1:
+                response = client.get("/v1/messages", {"number": number.id}, **auth)
+            else:
+                response = client.get(f"/v1/messages/{message.id}", **auth)
+            assert response.status_code == 200, (n, response.content)
+        for refused in (
+            client.get("/v1/messages", {"number": number.id}, **auth),
+            client.get(f"/v1/messages/{message.id}", **auth),
+            mcp.request("tools/call", {"name": "svc_read_messages", "arguments": {"number": number.id}}),
+            # Unfiltered, the page holds a message of the spent number: refused too.
+            client.get("/v1/messages", **auth),
+        ):
+            assert_error(refused, 429, "rate_limited", type_="rate_limit_error")
+            assert int(refused["Retry-After"]) >= 1
+        # Another number's budget is its own.
+        assert client.get("/v1/messages", {"number": other.id}, **auth).status_code == 200
 
 
 def test_message_reads_spend_the_message_reads_budget_not_the_reads_budget(client, user):

@@ -47,6 +47,7 @@ CASES = (
     Case("calls", "GET /v1/calls?limit=10", "floor", phase2=True, references=True),
     Case("contacts", "GET /v1/contacts?query=<word>", "floor", phase2=True, references=True),
     Case("mcp_calls", "/mcp tools/call svc_list_calls", "peer", phase2=True, beside="calls"),
+    Case("messages", "GET /v1/messages?limit=10", "floor", references=True),
 )
 
 
@@ -60,7 +61,7 @@ def _mcp(secret: str, body: str) -> str:
 
 def case_lines(fixture: dict) -> dict[str, list[str]]:
     """Each case's lines: the account-wide cases over every account of the set, the history
-    cases over its ten heavy accounts (each with the set's full ledger, calls and contacts)."""
+    cases over its ten heavy accounts (each with the set's full ledger, calls, contacts and inbox)."""
     creds = fixture["credentials"]
     heavy = [creds[i] for i in fixture["heavy"]]
     numbers = fixture["numbers"]
@@ -75,6 +76,7 @@ def case_lines(fixture: dict) -> dict[str, list[str]]:
             _get(f"/v1/contacts?query={quote(word)}", c["api_key"]) for word in fixture["words"] for c in heavy
         ],
         "mcp_calls": [_mcp(c["mcp"], LIST_CALLS_CALL) for c in heavy],
+        "messages": [_get("/v1/messages?limit=10", c["api_key"]) for c in heavy],
     }
 
 
@@ -96,6 +98,7 @@ def limit_lines(fixture: dict, heavy_ids: list[str]) -> dict[str, list[str]]:
             for word in fixture["words"]
             for u in heavy_ids
         ],
+        "messages": [f"GET\t/bench/limit/messages?user={u}\t\t" for u in heavy_ids],
     }
 
 

@@ -1,14 +1,19 @@
-"""The phase 2 rows of the benchmark: a rate deck, ledgers, calls and address books, written in bulk.
+"""The history rows of the benchmark: a rate deck, ledgers, calls, address books and SMS inboxes, in bulk.
 
 Run inside a Django process (bench/setup_data.py calls ``dataset_build``). Sizes follow
 ``scale``: at 1, a 60,000-prefix deck and ten heavy accounts with 100,000 ledger rows and
-100,000 calls each (tables of 1,000,000) and 10,000 contacts each; at 0.1 a tenth of each.
+100,000 calls each (tables of 1,000,000), 10,000 contacts each and 10,000 messages each
+(on two shared numbers, a month of them); at 0.1 a tenth of each.
 
 Rows go in the way the services would leave them, only faster:
 
 - the deck through ``manage.py import_rates`` itself (every row checked as an operator's is);
 - contacts built with the contacts app's own derivations (``apps.contacts.search`` for the
   sort key and the terms, ``phone_number_build`` for each number's country), then COPY;
+- each heavy account's two SMS numbers and its sharing switches through the numbers and
+  accounts apps' services (both switches on, so its messages are readable), and the
+  messages built by the messages app's own ``message_build`` (its code found as on arrival),
+  then COPY;
 - calls and ledger rows by ``INSERT ... SELECT`` over ``generate_series`` on PostgreSQL,
   obeying the models' check constraints; each account's ledger keeps the chain
   ``ending_balance = previous ending_balance + amount`` in (created, id) order (a window
@@ -19,6 +24,7 @@ import csv
 import hashlib
 import random
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import phonenumbers
@@ -38,7 +44,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-FULL = {"deck": 60_000, "ledger": 100_000, "calls": 100_000, "contacts": 10_000}
+FULL = {"deck": 60_000, "ledger": 100_000, "calls": 100_000, "contacts": 10_000, "messages": 10_000}
 SEED = 20260601
 FIRST_NAMES = _words(
     "Ana Ben Carla David Elena Fatima George Hannah Ivan Julia Kenji Laura Mateo Nadia Oliver Paula "
@@ -62,6 +68,20 @@ QUERY_WORDS = _words(
 AREA_CODES = ("212", "415", "312", "617", "303", "206", "512", "646", "718", "202")
 CALLER_ID = "+14155550123"
 OWN_NUMBER = "+14155550199"
+# Each heavy account's two SMS numbers (each account its own) and what they receive:
+# one-time codes (some origin-bound), notices from alphanumeric senders, and texts from people.
+SMS_NUMBER = "+1415555{:04d}"
+SMS_NUMBER_STARTS = (100, 150)  # the first account's two; the next account's are one higher
+MESSAGE_SENDERS = ("+14155550111", "+447700900123", "HSBC", "Uber", "+12125550188", "GOV.UK")
+MESSAGE_BODIES = (
+    "Your verification code is {code}. It expires in 10 minutes.",
+    "{code} is your sign-in code. Don't share it with anyone.\n\n@accounts.example.com #{code}",
+    "Your parcel is out for delivery today between 1 pm and 3 pm.",
+    "Are we still on for lunch on Thursday? Let me know by tonight.",
+    "Payment of $42.10 to ACME Store approved. Not you? Call the number on your card.",
+)
+# Messages are kept 30 days (apps/messages): a month of them, newest a minute before the build.
+MESSAGE_SPAN_SECONDS = 30 * 24 * 3600
 
 
 def sizes(scale: float) -> dict[str, int]:
@@ -206,6 +226,48 @@ def _digest_id(text: str) -> str:
     return hashlib.md5(text.encode()).hexdigest()[:24]  # ids, not secrets: hex digits are base62
 
 
+# --- SMS inboxes ------------------------------------------------------------------------
+
+MESSAGE_FIELDS = ["id", "user", "livemode", "created", "number", "to_number", "from_sender", "body", "num_segments",
+                  "code", "code_domain"]  # fmt: skip
+
+
+def inboxes_build(*, users: list[str], per_account: int, now) -> None:
+    """Each account's two shared SMS numbers and ``per_account`` messages on them, spread over a month."""
+    from apps.accounts.security import sharing_update
+    from apps.messages.services import message_build
+    from apps.numbers.services import number_create
+
+    rng = random.Random(SEED + 3)
+    model = _model("inbox.Message")
+    attributes = [model._meta.get_field(name).attname for name in MESSAGE_FIELDS]
+    step = MESSAGE_SPAN_SECONDS / per_account
+    rows = []
+    for serial, user in enumerate(_model("accounts.User").objects.filter(pk__in=users).order_by("pk")):
+        sharing_update(user=user, call_summaries=False, message_reading=True)
+        numbers = [
+            number_create(
+                user=user,
+                livemode=True,
+                number=SMS_NUMBER.format(first + serial),
+                type="mobile",
+                sms=True,
+                messages_opt_in=True,
+            )
+            for first in SMS_NUMBER_STARTS
+        ]
+        for k in range(per_account):
+            body = MESSAGE_BODIES[k % len(MESSAGE_BODIES)].format(code=f"{rng.randrange(10**6):06d}")
+            at = now - timedelta(seconds=60 + (per_account - 1 - k) * step)
+            message = message_build(number=numbers[k % 2], sender=rng.choice(MESSAGE_SENDERS), body=body, at=at)
+            message.id = "msg_" + _digest_id(f"msg:{user.pk}:{k}")
+            rows.append(tuple(getattr(message, name) for name in attributes))
+    columns = _columns("inbox.Message", MESSAGE_FIELDS)
+    with connection.connection.cursor() as cur, cur.copy(f"COPY {model._meta.db_table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
 # --- Calls and the ledger -------------------------------------------------------------------
 
 
@@ -263,11 +325,12 @@ def dataset_check(*, users: list[str]) -> None:
         raise RuntimeError(f"ledger chain broken on {broken_chain} rows, {wrong_balances} balances wrong")
 
 
-def dataset_build(*, heavy: list[str], scale: float, start, created) -> dict:
-    """Every phase 2 row; returns what the request lines need (numbers to look up, words to search)."""
+def dataset_build(*, heavy: list[str], scale: float, start, created, now) -> dict:
+    """Every history row; returns what the request lines need (numbers to look up, words to search)."""
     size = sizes(scale)
     deck_import(size["deck"])
     contacts_copy(users=heavy, per_account=size["contacts"], created=created)
     rows_insert(users=heavy, size=size, start=start)
+    inboxes_build(users=heavy, per_account=size["messages"], now=now)
     dataset_check(users=heavy)
     return {"size": size, "numbers": lookup_numbers(400), "words": list(QUERY_WORDS)}

@@ -16,7 +16,8 @@ def write_docs(text: str, run) -> None:
     versions = ", ".join(f"{p} {version(p)}" for p in packages)
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.splitlines()[0]
     postgres = _server_version()
-    (ROOT / "docs" / "performance.md").write_text(
+    path = ROOT / "docs" / "performance.md"
+    written = (
         HEADER.format(
             machine=machine_line(),
             versions=versions,
@@ -33,6 +34,20 @@ def write_docs(text: str, run) -> None:
         + "\n"
         + FOOTER
     )
+    path.write_text(merged(written, path.read_text() if path.exists() else ""))
+
+
+def merged(written: str, before: str) -> str:
+    """``written`` (this report, its last section ``LAST_SECTION``) followed by the sections that the
+    other steps of `make bench` added after that section in ``before`` (webhooks, callbacks, messages,
+    nodes); every section of this report's own is written anew, whatever its title was."""
+    sections = [
+        (m.group(1), m.group(0).rstrip()) for m in re.finditer(r"^## ([^\n]+)\n.*?(?=^## |\Z)", before, re.S | re.M)
+    ]
+    titles = [title for title, _ in sections]
+    last = titles.index(LAST_SECTION) if LAST_SECTION in titles else len(titles)
+    kept = [text for title, text in sections[last + 1 :] if f"\n## {title}\n" not in f"\n{written}"]
+    return "\n\n".join([written.rstrip(), *kept]) + "\n"
 
 
 def machine_line() -> str:
@@ -74,14 +89,15 @@ up to 15 %.
 
 """
 
-FOOTER = """
-## How the load is made
+LAST_SECTION = "How the load is made"
+FOOTER = f"""
+## {LAST_SECTION}
 
 The limiter is on in every case and makes its full round trip, with every budget a thousand
 times larger (bench/roomy_store.py): the history cases read ten accounts at the machine's full
 speed, far past one account's budget, and no case measures refusals. The account-wide cases
 spread over every account of the set, each with its own API key and tokens; the history cases
-(ledger, calls, contacts, svc_list_calls) over the ten accounts that hold the set's rows. Each
+(ledger, calls, contacts, svc_list_calls, messages) over the ten accounts that hold the set's rows. Each
 credential is presented right before its case's rounds, so it is cached as in steady use; API
 keys' once-a-minute last-use stamps fall due at spread moments, not all in one round. Token
 requests come through `TRUSTED_PROXIES=127.0.0.1` with a distinct `X-Forwarded-For` address from
@@ -94,7 +110,8 @@ same PostgreSQL.
 
 The data sets are built once (bench/dataset.py: the deck through `manage.py import_rates`,
 contacts with the contacts app's own term derivation, calls and ledger rows by INSERT ... SELECT
-keeping each ledger's ending-balance chain) and kept as template databases named by a
+keeping each ledger's ending-balance chain, each inbox's messages built by the messages app's own
+`message_build` on two numbers with both sharing switches on) and kept as template databases named by a
 fingerprint of the migrations and the data code; each run copies them afresh.
 
 What was measured and not kept, and the figures of earlier runs: bench/NOTES.md.

@@ -1,6 +1,7 @@
 """The limit of each read: the floor view plus that read's own statement(s), run through a raw psycopg
 cursor (prepared) on Django's connection, the rows written by the renderer /v1 uses (DRF's
-JSONRenderer). What a request costs with nothing but its database work and its bytes: no
+JSONRenderer). What a request costs with nothing but its database work and its bytes (for the
+message list, its audit row's INSERT too: that write is the read's own statement): no
 credential, no limiter, no model instances, no serializer. Mounted only with BENCH_FLOOR, under
 the bench's own URLconf (bench/urls.py); for GET /v1/me the calibration row (the floor plus one
 Redis round trip) is the limit.
@@ -10,12 +11,15 @@ tests/bench/test_references.py checks that each returns the rows the service ans
 """
 
 import json
+from collections import Counter
 
 from django.db import connection
 from django.http import HttpResponse
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from apps.contacts import search
+from apps.core.ids import new_id
 
 _json = JSONRenderer()
 PREFIX_DIGITS = 15
@@ -56,12 +60,33 @@ NUMBERS = (
     'WHERE "contact_id" = ANY(%s) ORDER BY "position" ASC, "id" ASC'
 )
 
+MESSAGES = (
+    'SELECT m."id", m."user_id", m."livemode", m."created", m."number_id", m."to_number", m."from_sender", m."body", '
+    'm."num_segments", m."code", m."code_domain" FROM "inbox_message" m '
+    'INNER JOIN "numbers_number" n ON (m."number_id" = n."id") WHERE (n."messages_opt_in" AND '
+    'EXISTS(SELECT 1 AS "a" FROM "accounts_sharingsettings" U0 WHERE (U0."message_reading" AND '
+    'U0."user_id" = (m."user_id")) LIMIT 1) AND m."livemode" AND m."user_id" = %s) '
+    'ORDER BY m."created" DESC, m."id" DESC LIMIT 11'
+)
+# A read that returned messages is an audit event for each number it read (apps/messages/reading.py):
+# one row per number, written in one statement.
+AUDIT_COLUMNS = (
+    '"id", "event_type", "user_id", "actor_type", "actor_id", "client_id", "key_id", "ip_address", "request_id", '
+    '"data", "created"'
+)
+AUDIT_ROW = "(%s, 'messages.read', %s, 'api_key', 'key_limit', '', 'key_limit', '127.0.0.1'::inet, %s, %s::jsonb, %s)"
+
 
 def _rows(sql: str, params) -> tuple[list[str], list[tuple]]:
     connection.ensure_connection()
     with connection.connection.cursor() as cursor:
         cursor.execute(sql, params, prepare=True)
         return [column.name for column in cursor.description], cursor.fetchall()
+
+
+def _write(sql: str, params) -> None:
+    with connection.connection.cursor() as cursor:
+        cursor.execute(sql, params, prepare=True)
 
 
 def _page(sql: str, params) -> list[dict]:
@@ -102,4 +127,19 @@ def contacts(request):
             numbers[row.pop("contact_id")].append(row)
     for row in found[:PAGE]:
         row["phone_numbers"] = numbers[row["id"]]
+    return _list(found)
+
+
+def messages(request):
+    user = request.GET["user"]
+    found = _page(MESSAGES, [user])
+    read = Counter(row["to_number"] for row in found[:PAGE])
+    if read:
+        now, request_id = timezone.now(), new_id("req_")
+        values = []
+        for number, count in read.items():
+            data = {"number": number, "count": count, "summary": f"read {count} messages of {number}", "livemode": True}
+            values += [new_id("evt_"), user, request_id, json.dumps(data), now]
+        rows = ", ".join([AUDIT_ROW] * len(read))
+        _write(f'INSERT INTO "audit_auditevent" ({AUDIT_COLUMNS}) VALUES {rows}', values)
     return _list(found)

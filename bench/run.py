@@ -83,7 +83,7 @@ class Bench:
         self.memory = {size: WorkerMemory(f"service, {size} data set") for size in SIZES}
         self.tokens: dict = {}
         self.statements: dict = {}
-        # The five reads' references, each in turn with the case: the stock DRF peer and the limit.
+        # The reads' references, each in turn with the case: the stock DRF peer and the limit.
         self.drf: dict[str, Result] = {}
         self.limits: dict[str, Result] = {}
         self.beside: dict[str, Result] = {}  # /mcp cases: the /v1 case they are held to, in turn

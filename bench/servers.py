@@ -51,7 +51,7 @@ def service_env(database_url: str, key_prefix: str) -> dict:
 
 
 def drf_env(service: dict) -> dict:
-    """The stock DRF peer of the five reads (bench/drf_peer/): the large set's environment, its settings."""
+    """The stock DRF peer of the reads (bench/drf_peer/): the large set's environment, its settings."""
     return {**service, "DJANGO_SETTINGS_MODULE": "bench.drf_peer.settings"}
 
 

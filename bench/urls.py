@@ -16,6 +16,7 @@ urlpatterns = [
                 path("ledger", limits.ledger),
                 path("calls", limits.calls),
                 path("contacts", limits.contacts),
+                path("messages", limits.messages),
             ]
         ),
     ),

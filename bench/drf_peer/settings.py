@@ -1,5 +1,5 @@
-"""The five /v1 reads as a good Django team would write them with stock parts: the benchmark's peer
-for GET /v1/me, rates, the ledger, calls and contacts (bench/run.py). Never installed in production.
+"""The /v1 reads as a good Django team would write them with stock parts: the benchmark's peer
+for GET /v1/me, rates, the ledger, calls, contacts and messages (bench/run.py). Never installed in production.
 
 The service's settings (its apps, models, database, Redis and secrets) with stock pieces swapped in:
 its own URLconf (bench/drf_peer/urls.py), Django's startproject middleware, DRF's defaults with
@@ -62,4 +62,5 @@ _SERVICE_ONLY = {
     "REFRESH_TOKEN_GENERATOR",
 }
 OAUTH2_PROVIDER = {key: value for key, value in OAUTH2_PROVIDER.items() if key not in _SERVICE_ONLY}
-OAUTH2_PROVIDER["SCOPES"] = {scope: scope for scope in ("rates:read", "credits:read", "calls:read", "contacts:read")}
+READ_SCOPES = ("rates:read", "credits:read", "calls:read", "contacts:read", "messages:read", "messages:history")
+OAUTH2_PROVIDER["SCOPES"] = {scope: scope for scope in READ_SCOPES}

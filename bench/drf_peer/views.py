@@ -1,9 +1,12 @@
-"""The five reads with DRF's generic views, ModelSerializers, CursorPagination, DOT's TokenHasScope
+"""The reads with DRF's generic views, ModelSerializers, CursorPagination, DOT's TokenHasScope
 and a plain API-key authentication class: what a good Django team writes with stock parts."""
 
+from datetime import timedelta
+
 import phonenumbers
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404
+from django.utils import timezone
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication, TokenHasScope
 from rest_framework import exceptions, generics, serializers
 from rest_framework.pagination import CursorPagination
@@ -11,11 +14,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.throttling import UserRateThrottle
 
-from apps.accounts.models import User
+from apps.accounts.models import SharingSettings, User
+from apps.audit.models import AuditEvent
 from apps.billing.models import BalanceTransaction
 from apps.calls.models import Call
 from apps.contacts import search
 from apps.contacts.models import Contact, ContactPhoneNumber, ContactSearchTerm
+from apps.messages.models import Message
 from apps.rates.models import Rate
 
 from .authentication import ApiKeyAuthentication
@@ -230,3 +235,75 @@ class ContactListView(ScopedList):
         for word in query.terms:
             contacts = contacts.filter(id__in=terms.filter(term__startswith=word).values("contact_id"))
         return contacts
+
+
+# --- GET /v1/messages -------------------------------------------------------------------------
+
+
+class MessageSerializer(serializers.ModelSerializer):
+    object = serializers.SerializerMethodField()
+    direction = serializers.SerializerMethodField()
+    number = serializers.CharField(source="number_id")
+    to = serializers.CharField(source="to_number")
+    one_time_code = serializers.SerializerMethodField()
+    created = UnixSeconds()
+
+    class Meta:
+        model = Message
+        fields = ["id", "object", "direction", "number", "to", "from_sender", "body", "num_segments", "one_time_code",
+                  "created", "livemode"]  # fmt: skip
+
+    def get_fields(self):
+        # "from" is a Python keyword: the model's field is renamed on the way out.
+        fields = super().get_fields()
+        fields["from_sender"].source = "from_sender"
+        return {("from" if name == "from_sender" else name): field for name, field in fields.items()}
+
+    def get_object(self, message):
+        return "message"
+
+    def get_direction(self, message):
+        return "inbound"
+
+    def get_one_time_code(self, message):
+        return {"code": message.code, "domain": message.code_domain or None} if message.code else None
+
+
+class MessageListView(ScopedList):
+    """The inbox as a stock view writes it: both sharing switches in the queryset, the 60-minute
+    window without messages:history, and an audit row for each number a page read. (The service's
+    ten reads a minute of each number is a limiter of its own, which DRF's throttles do not offer.)"""
+
+    serializer_class = MessageSerializer
+    required_scopes = ["messages:read"]
+
+    def get_queryset(self):
+        consents = SharingSettings.objects.filter(user=OuterRef("user"), message_reading=True)
+        messages = Message.objects.filter(
+            Exists(consents), user=self.request.user, livemode=livemode(self.request), number__messages_opt_in=True
+        )
+        if "messages:history" not in self.request.auth.scope.split():
+            messages = messages.filter(created__gte=timezone.now() - timedelta(minutes=60))
+        return messages
+
+    def list(self, request, *args, **kwargs):
+        answer = super().list(request, *args, **kwargs)
+        read: dict[str, int] = {}
+        for row in answer.data["results"]:
+            read[row["to"]] = read.get(row["to"], 0) + 1
+        key = getattr(request.auth, "key", None)  # an API key; otherwise an OAuth token of an app
+        actor = {"actor_type": "api_key", "actor_id": key.pk, "key_id": key.pk} if key else {
+            "actor_type": "client", "actor_id": request.auth.application.client_id,
+            "client_id": request.auth.application.client_id,
+        }  # fmt: skip
+        AuditEvent.objects.bulk_create(
+            AuditEvent(
+                event_type="messages.read",
+                user=request.user,
+                ip_address=request.META["REMOTE_ADDR"],
+                data={"number": number, "count": count, "summary": f"read {count} messages of {number}"},
+                **actor,
+            )
+            for number, count in read.items()
+        )
+        return answer

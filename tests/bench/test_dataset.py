@@ -8,6 +8,9 @@ from apps.billing.models import Balance, BalanceTransaction
 from apps.calls.models import Call, Transcript
 from apps.contacts.models import Contact, ContactSearchTerm
 from apps.contacts.search import digit_terms, name_words, sort_key
+from apps.messages.models import Message
+from apps.messages.services import message_build
+from apps.numbers.models import Number
 from apps.rates.models import Rate
 from apps.rates.selectors import rate_for_number
 from bench import dataset
@@ -26,14 +29,16 @@ def _postgresql_only():
 def built():
     users = [UserFactory(), UserFactory()]
     start = timezone.now() - timezone.timedelta(days=2)
-    lines = dataset.dataset_build(heavy=[u.pk for u in users], scale=0.0005, start=start, created=start)
+    lines = dataset.dataset_build(
+        heavy=[u.pk for u in users], scale=0.0005, start=start, created=start, now=timezone.now()
+    )
     return users, lines
 
 
 def test_sizes_and_the_ledger_chain(built):
     users, lines = built
     size = lines["size"]
-    assert size == {"deck": 30, "ledger": 50, "calls": 50, "contacts": 5}
+    assert size == {"deck": 30, "ledger": 50, "calls": 50, "contacts": 5, "messages": 5}
     for user in users:
         rows = list(BalanceTransaction.objects.filter(user=user).order_by("created", "id"))
         assert len(rows) == size["ledger"]
@@ -44,6 +49,7 @@ def test_sizes_and_the_ledger_chain(built):
         assert Balance.objects.get(user=user, livemode=True).amount == balance
         assert Call.objects.filter(user_id=user.pk).count() == size["calls"]
         assert Contact.objects.filter(user_id=user.pk).count() == size["contacts"]
+        assert Message.objects.filter(user_id=user.pk).count() == size["messages"]
     assert Transcript.objects.filter(call__user_id__in=[u.pk for u in users]).exists()
     dataset.dataset_check(users=[u.pk for u in users])
 
@@ -91,3 +97,30 @@ def test_the_api_reads_the_rows(built, api):
     assert len(api.get("/v1/calls?limit=10").json()["data"]) == 10
     found = api.get(f"/v1/contacts?query={name_words(Contact.objects.filter(user_id=users[0].pk).first().name)[0]}")
     assert found.status_code == 200 and found.json()["data"]
+
+
+def test_messages_are_stored_as_an_arrival_stores_them_on_two_shared_numbers(built):
+    users, _ = built
+    numbers = list(Number.objects.filter(user_id=users[0].pk))
+    assert len(numbers) == 2 and all(n.sms and n.messages_opt_in for n in numbers)
+    assert users[0].sharing_settings.message_reading is True
+    assert len({n.number for n in Number.objects.filter(user_id__in=[u.pk for u in users])}) == 4
+    messages = list(Message.objects.filter(user_id=users[0].pk).select_related("number"))
+    assert {m.number_id for m in messages} == {n.id for n in numbers}
+    assert any(m.code for m in messages) and any(m.code_domain for m in messages)
+    for message in messages:
+        again = message_build(number=message.number, sender=message.from_sender, body=message.body)
+        assert (message.to_number, message.num_segments, message.code, message.code_domain) == (
+            again.to_number, again.num_segments, again.code, again.code_domain
+        )  # fmt: skip
+        assert timezone.now() - message.created < timezone.timedelta(days=31)
+
+
+def test_the_message_list_reads_the_inbox(built, api):
+    users, _ = built
+    _key, secret = make_api_key(users[0], scopes=["messages:read", "messages:history"])
+    page = api.get("/v1/messages?limit=10", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert page.status_code == 200, page.content
+    assert [m["id"] for m in page.json()["data"]] == list(
+        Message.objects.filter(user_id=users[0].pk).order_by("-created", "-id").values_list("id", flat=True)[:10]
+    )

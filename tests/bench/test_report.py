@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 from bench.cases import CASES
+from bench.docs import LAST_SECTION, merged
 from bench.measure import Result
 from bench.memory import Reading, WorkerMemory
 from bench.report import BOUNDS, TRIED, Run, growth, render, targets
@@ -97,3 +98,14 @@ def test_the_report_names_what_bounds_each_unmet_target():
     assert f"- {BOUNDS['memory']}" not in text  # met: no prose
     assert TRIED["memory"] not in text
     assert set(TRIED) == set(BOUNDS)
+
+
+def test_a_new_report_keeps_the_sections_the_other_steps_wrote_and_replaces_its_own():
+    before = (
+        "# Performance\n\nold header\n\n## Read cases\n\nold rows\n\n## The five reads against a peer\n\nold\n\n"
+        f"## {LAST_SECTION}\n\nold footer\n\n## Webhook deliveries\n\nwebhooks\n\n## Beyond one machine\n\nnodes\n"
+    )
+    written = f"# Performance\n\nnew header\n\n## Read cases\n\nnew rows\n\n## {LAST_SECTION}\n\nnew footer\n"
+    text = merged(written, before)
+    assert text == written + "\n## Webhook deliveries\n\nwebhooks\n\n## Beyond one machine\n\nnodes\n"
+    assert merged(written, "") == written

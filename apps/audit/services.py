@@ -8,8 +8,8 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 
 from apps.core.net import client_ip
-from apps.core.sql import insert_statement, inserted, write_together
 from apps.core.request_context import current_request, notes
+from apps.core.sql import insert_statement, inserted, write_together
 
 from .models import SENSITIVE_EVENT_TYPES, ActorType, AuditEvent, EventType
 

@@ -296,6 +296,7 @@ class LimitRow:
 
 
 PERIODS = {60: "min", 3600: "hour"}
+SAME = "the same, a user's connections and keys together"
 
 
 def _rate(budget) -> str:
@@ -312,11 +313,38 @@ def request_limits() -> list[LimitRow]:
         (
             budgets.READS_PRINCIPAL,
             "Reads",
-            "every /v1 read (GET, HEAD, OPTIONS) with a key or token, and every /mcp request",
+            "every /v1 read (GET, HEAD, OPTIONS) with a key or token but the message reads, and every /mcp request",
             "connection or key",
             limited,
         ),
-        (budgets.READS_USER, "Reads", "the same, a user's connections and keys together", "user", limited),
+        (budgets.READS_USER, "Reads", SAME, "user", limited),
+        (
+            budgets.TRANSCRIPTS_PRINCIPAL,
+            "Transcript requests",
+            "POST /v1/calls/{id}/transcript",
+            "connection or key",
+            limited,
+        ),
+        (budgets.TRANSCRIPTS_USER, "Transcript requests", SAME, "user", limited),
+        (budgets.QUOTES_PRINCIPAL, "Quotes", "POST /v1/quotes, svc_quote_call", "connection or key", limited),
+        (budgets.QUOTES_USER, "Quotes", SAME, "user", limited),
+        (budgets.CALLS_PRINCIPAL, "Call placement", "POST /v1/calls, svc_place_call", "connection or key", limited),
+        (budgets.CALLS_USER, "Call placement", SAME, "user", limited),
+        (
+            budgets.MESSAGES_PRINCIPAL,
+            "Message reads",
+            "GET /v1/messages and /v1/messages/{id} (in place of Reads), svc_read_messages",
+            "connection or key",
+            limited,
+        ),
+        (budgets.MESSAGES_USER, "Message reads", SAME, "user", limited),
+        (
+            budgets.MESSAGES_NUMBER,
+            "A number's messages",
+            "every read of one number's messages, whoever reads them, REST and svc_read_messages alike",
+            "number",
+            limited,
+        ),
         (budgets.KEY_MANAGEMENT_USER, "Key management", "/v1/api-keys (signed-in session)", "user", limited),
         (budgets.METADATA_IP, "Metadata", "/.well-known/* and /v1/openapi.json", "IP address", limited),
         (

@@ -169,6 +169,30 @@ def test_the_index_lists_the_live_budgets(client, docs_here):
     assert f"{budgets.REGISTER_IP_HOURLY.rate}/hour" in words
 
 
+# docs/spec.md 8.1: each authenticated class, what it applies to, per principal and per user.
+SPEC_CLASSES = (
+    ("Transcript requests", "POST /v1/calls/{id}/transcript", "5/min", "5/min"),
+    ("Quotes", "POST /v1/quotes, svc_quote_call", "20/min", "20/min"),
+    ("Call placement", "POST /v1/calls, svc_place_call", "10/min", "10/min"),
+    ("Message reads", "GET /v1/messages", "60/min", "120/min"),
+)
+
+
+@pytest.mark.parametrize(("name", "applies_to", "per_principal", "per_user"), SPEC_CLASSES)
+def test_the_index_lists_each_phase_3_budget_of_the_spec(client, docs_here, name, applies_to, per_principal, per_user):
+    rows = re.findall(r"<tr>(.*?)</tr>", page(client, "/docs"), re.S)
+    cells = [re.findall(r'data-label="[^"]+">(.*?)</td>', row, re.S) for row in rows]
+    mine = [row for row in cells if row and row[0] == name]
+    assert [(row[2], row[3]) for row in mine] == [("connection or key", per_principal), ("user", per_user)]
+    assert applies_to in mine[0][1]
+
+
+def test_the_index_lists_each_numbers_own_message_budget(client, docs_here):
+    words = text(page(client, "/docs"))
+    assert "whoever reads them, REST and svc_read_messages alike" in words
+    assert f"number {budgets.MESSAGES_NUMBER.rate}/min" in words
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_the_browser_is_told_to_load_nothing_from_another_origin(client, docs_here, path):
     policy = dict(

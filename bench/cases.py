@@ -31,7 +31,8 @@ class Case:
     key: str
     name: str
     reference: str  # "floor" or "peer"
-    phase2: bool = False
+    # The entry of bench/report.py's BOUNDS that says what bounds this read against its references.
+    bounds: str = "phase2"
     # Measured against the stock DRF peer (bench/drf_peer/) and its limit (bench/limits.py) too.
     references: bool = False
     # Another case whose lines run in turn with this one's (on the large set): /mcp against /v1.
@@ -39,15 +40,15 @@ class Case:
 
 
 CASES = (
-    Case("me_key", "GET /v1/me, API key", "floor", references=True),
-    Case("me_oauth", "GET /v1/me, OAuth access token", "floor", references=True),
-    Case("mcp", "/mcp tools/call svc_whoami", "peer", beside="me_oauth"),
-    Case("rates", "GET /v1/rates?to=<number>", "floor", phase2=True, references=True),
-    Case("ledger", "GET /v1/balance_transactions?limit=10", "floor", phase2=True, references=True),
-    Case("calls", "GET /v1/calls?limit=10", "floor", phase2=True, references=True),
-    Case("contacts", "GET /v1/contacts?query=<word>", "floor", phase2=True, references=True),
-    Case("mcp_calls", "/mcp tools/call svc_list_calls", "peer", phase2=True, beside="calls"),
-    Case("messages", "GET /v1/messages?limit=10", "floor", references=True),
+    Case("me_key", "GET /v1/me, API key", "floor", bounds="me", references=True),
+    Case("me_oauth", "GET /v1/me, OAuth access token", "floor", bounds="me", references=True),
+    Case("mcp", "/mcp tools/call svc_whoami", "peer", bounds="mcp", beside="me_oauth"),
+    Case("rates", "GET /v1/rates?to=<number>", "floor", references=True),
+    Case("ledger", "GET /v1/balance_transactions?limit=10", "floor", references=True),
+    Case("calls", "GET /v1/calls?limit=10", "floor", references=True),
+    Case("contacts", "GET /v1/contacts?query=<word>", "floor", references=True),
+    Case("mcp_calls", "/mcp tools/call svc_list_calls", "peer", bounds="mcp", beside="calls"),
+    Case("messages", "GET /v1/messages?limit=10", "floor", bounds="messages", references=True),
 )
 
 

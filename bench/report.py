@@ -200,9 +200,8 @@ def targets(run: Run) -> list[tuple[str, str, float, float, bool, str]]:
     # The reads against their two references, rounds taken in turn (large set).
     for case in run.cases:
         if case.key in run.drf:
-            why = "me" if case.key.startswith("me_") else "messages" if case.key == "messages" else "phase2"
-            add(f"{case.name} / stock DRF peer", over_peer(run, case.key), 2.5, why=why)
-            add(f"{case.name} / its limit", over_limit(run, case.key), 0.6, why=why)
+            add(f"{case.name} / stock DRF peer", over_peer(run, case.key), 2.5, why=case.bounds)
+            add(f"{case.name} / its limit", over_limit(run, case.key), 0.6, why=case.bounds)
     for key in ("me_key", "me_oauth"):
         if key in keys:
             add(f"GET /v1/me ({'API key' if key == 'me_key' else 'OAuth'}) p99 / floor p99",

@@ -1,6 +1,7 @@
 """The reads with DRF's generic views, ModelSerializers, CursorPagination, DOT's TokenHasScope
 and a plain API-key authentication class: what a good Django team writes with stock parts."""
 
+from collections import Counter
 from datetime import timedelta
 
 import phonenumbers
@@ -288,9 +289,7 @@ class MessageListView(ScopedList):
 
     def list(self, request, *args, **kwargs):
         answer = super().list(request, *args, **kwargs)
-        read: dict[str, int] = {}
-        for row in answer.data["results"]:
-            read[row["to"]] = read.get(row["to"], 0) + 1
+        read = Counter(row["to"] for row in answer.data["results"])
         key = getattr(request.auth, "key", None)  # an API key; otherwise an OAuth token of an app
         actor = {"actor_type": "api_key", "actor_id": key.pk, "key_id": key.pk} if key else {
             "actor_type": "client", "actor_id": request.auth.application.client_id,

@@ -109,3 +109,7 @@ def test_a_new_report_keeps_the_sections_the_other_steps_wrote_and_replaces_its_
     text = merged(written, before)
     assert text == written + "\n## Webhook deliveries\n\nwebhooks\n\n## Beyond one machine\n\nnodes\n"
     assert merged(written, "") == written
+
+
+def test_every_case_names_what_bounds_it_and_what_was_tried():
+    assert all(case.bounds in BOUNDS and case.bounds in TRIED for case in CASES)

@@ -19,12 +19,9 @@ from decimal import Decimal
 import phonenumbers
 from django.apps import apps as django_apps
 from django.conf import settings
-from django.db import connections, router, transaction
 
-from apps.billing.holds import balance_lock, charge_build
 from apps.core.ids import BASE62, ID_LENGTH
 from apps.core.money import to_minor
-from apps.core.sql import write_together
 from apps.jobs.public import enqueue
 from apps.telephony import events as ev
 from apps.telephony.carriers import SIMULATED
@@ -32,7 +29,7 @@ from apps.telephony.carriers import SIMULATED
 from . import spoken
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
 from .serializers import usage_of
-from .states import advance, ended_now
+from .states import call_apply_event
 
 CALLS = {True: 320, False: 40}  # live: a few hundred; test mode: a smaller set
 DAYS = {True: 175, False: 28}
@@ -202,38 +199,16 @@ def _schedule_the_rest(rng, call: Call, *, now: datetime) -> None:
 def play(payload: dict) -> None:
     """Apply one scripted event of a demo call (the job ``EVENT_JOB``, in the row's transaction).
 
-    The state table is the callbacks' (``states.advance``); an event it has no row for, or for a
-    call that is gone or seeded again, changes nothing. A call that ends is charged here, by the
-    billing rule, as the telephony core charges the calls it writes (only callbacks are charged
-    by ``states``)."""
-    at = datetime.fromisoformat(payload["at"])
-    with transaction.atomic(savepoint=False):
-        call = (
-            Call.objects.select_for_update()
-            .filter(pk=payload["call"], quote_id="", created=datetime.fromisoformat(payload["created"]))
-            .first()
-        )
-        if call is None or not call.is_live:
-            return
-        changed = advance(call, payload["kind"], at)
-        if changed is None:
-            return
-        Call.objects.filter(pk=call.pk).update(**{name: getattr(call, name) for name in changed})
-        if not ended_now(call, changed) or call.direction != Direction.OUTBOUND:
-            return
-        usage = usage_of(call, call.ended_at)
-        balance = balance_lock(user_id=call.user_id, livemode=call.livemode) if usage.amount else None
-        if balance is None:
-            return
-        _charge, writes = charge_build(
-            balance=balance,
-            amount=-usage.amount,
-            type="call",
-            source=call.id,
-            description=f"Call to {spoken.number(call.to_number)} ({spoken.length(usage.duration)})",
-            now=call.ended_at,
-        )
-        write_together(writes, using=connections[router.db_for_write(Call)].alias)
+    Through the one writer of a call's state (``states.call_apply_event``): the table is the
+    callbacks', an ended outbound call is charged by the billing rule and the account's webhooks
+    hear of it; an event the table has no row for, or for a call that is gone or seeded again,
+    changes nothing."""
+    call_apply_event(
+        call_id=payload["call"],
+        kind=payload["kind"],
+        at=datetime.fromisoformat(payload["at"]),
+        seeded_at=datetime.fromisoformat(payload["created"]),
+    )
 
 
 class _DemoIds:

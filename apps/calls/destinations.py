@@ -20,15 +20,20 @@ REFUSED_TYPES = {
 }
 
 
+def blocked_prefixes() -> tuple[str, ...]:
+    """``settings.BLOCKED_PREFIXES`` as digits: an operator may write "+49 900" or "49900"."""
+    return tuple(d for d in ("".join(c for c in p if c.isdigit()) for p in settings.BLOCKED_PREFIXES) if d)
+
+
 def destination_refusal(number: str, parsed: phonenumbers.PhoneNumber) -> str | None:
-    """Why the service does not call ``number`` (E.164), or None when it does."""
+    """Why the service does not call ``number`` (canonical E.164, apps.core.phones), or None when it does."""
     digits = number.lstrip("+")
     if digits.startswith(INTERNATIONAL_NETWORKS):
         return "a number of an international network (+881, +882, +883)"
     kind = REFUSED_TYPES.get(phonenumbers.number_type(parsed))
     if kind is not None:
         return kind
-    if any(digits.startswith(prefix) for prefix in settings.BLOCKED_PREFIXES):
+    if digits.startswith(blocked_prefixes()):
         return "a number in a blocked range"
     return None
 

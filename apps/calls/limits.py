@@ -49,8 +49,11 @@ def _scalar(queryset, expression, output=None):
     return Subquery(rows, output_field=output)
 
 
-def usage_annotations(*, user_id, livemode: bool, credential_id: str, to: str, now: datetime) -> dict:
-    """Annotations giving what the limits need, for a query of any model (each is a scalar subquery)."""
+def usage_annotations(*, user_id, livemode: bool, credential_id: str, to, now: datetime) -> dict:
+    """Annotations giving what the limits need, for a query of any model (each is a scalar subquery).
+
+    ``to`` is the canonical number being called: a string, or ``OuterRef`` to a column of the
+    annotated row (the quote being placed)."""
     today = _callbacks(user_id=user_id, livemode=livemode).filter(created__gte=day_start(now))
     last_hour = _callbacks(user_id=user_id, livemode=livemode).filter(created__gt=now - HOUR, to_number=to)
     live = _callbacks(user_id=user_id, livemode=livemode).filter(status__in=sorted(LIVE_STATUSES))

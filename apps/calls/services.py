@@ -10,18 +10,18 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import F, Q
+from django.db.models import OuterRef, Q
 from django.utils import timezone
 
 from apps.audit.models import EventType
 from apps.audit.services import audit_sensitive_event
-from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression, hold_build
+from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression
 from apps.contacts.selectors import contact_get, is_contact_id
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
 from apps.core.money import to_minor
-from apps.core.phones import country_of, parse_e164, readable
-from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
+from apps.core.phones import country_of, e164, parse_e164, readable
+from apps.core.sql import update_row_statement
 from apps.numbers.selectors import caller_id_list, is_caller_id_id
 from apps.rates.selectors import rate_for_number
 from apps.telephony import events as ev
@@ -32,7 +32,7 @@ from .destinations import destination_check
 from .limits import Price, credits_check, limits_check, longest_call, usage_annotations
 from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, Transcript, new_call_id
 from .selectors import calls_of, is_call_id
-from .states import advance, call_save_change
+from .states import advance, call_change, call_writes_send
 
 QUOTE_LIFETIME = timedelta(minutes=10)
 
@@ -41,8 +41,8 @@ def is_quote_id(value) -> bool:
     return is_id(value, QUOTE_PREFIX)
 
 
-def _destination(principal, to) -> tuple[str, str]:
-    """``to`` (E.164 or a ``ct_`` id) as (number, the contact or None)."""
+def _destination(principal, to) -> tuple[object, object]:
+    """``to`` (E.164 or a ``ct_`` id) as (its parsed canonical number, the contact or None)."""
     if not isinstance(to, str) or not to:
         raise ApiError(
             "invalid_request", "to is required: a number in E.164 format or a contact id (ct_...).", param="to"
@@ -61,13 +61,15 @@ def _destination(principal, to) -> tuple[str, str]:
                 f"{contact.name} has several numbers ({labels}): send the one to call as to, in E.164 format.",
                 param="to",
             )
-        return phones[0].number, contact
-    return to, None
+        return _parsed(phones[0].number), contact
+    return _parsed(to), None
 
 
 def _parsed(number: str):
+    """The canonical number (apps.core.phones): priced, limited, blocked and stored as the number it
+    dials, written with the separators people type or not."""
     try:
-        return parse_e164(number)
+        return parse_e164(number, typed=True)
     except ValidationError as error:
         raise ApiError("invalid_request", error.messages[0], param="to") from None
 
@@ -85,8 +87,8 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
         raise ApiError("invalid_request", "caller_id must be a caller ID id (cid_...).", param="caller_id")
     if not isinstance(record, bool):
         raise ApiError("invalid_request", "record must be true or false.", param="record")
-    number, contact = _destination(principal, to)
-    parsed = _parsed(number)
+    parsed, contact = _destination(principal, to)
+    number = e164(parsed)
     rate = rate_for_number(number)
     if rate is None:
         raise ApiError("not_found", f"There is no rate for {readable(number)}: it cannot be called.", param="to")
@@ -190,7 +192,9 @@ def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
                     user_id=user_id,
                     livemode=livemode,
                     credential_id=principal.credential_id,
-                    to=F("to_number"),
+                    # The number of the quote being placed (the outer row): F() here would name the
+                    # counted call's own number, and every call would count as a call to this one.
+                    to=OuterRef("to_number"),
                     now=now,
                 ),
             )
@@ -261,29 +265,22 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         reported = [(event.kind, event.at) for event in placed.events]
     except CarrierRefused:
         reported = [(ev.REFUSED, now)]
+    changed = []
     for kind, at in reported:
-        advance(call, kind, at)
-    writes, hold = [], None
-    if call.is_live:
-        hold, hold_insert = hold_build(
-            user_id=call.user_id, livemode=call.livemode, amount=max_amount, source=call.id, now=now
-        )
-        call.hold_id, call.spend = hold.id, max_amount
-        writes.append(hold_insert)
-    audit = call_audit(principal, EventType.CALL_PLACED, call, now)
-    writes += [
-        insert_statement(call, connection),
-        update_row_statement(Quote, quote.pk, connection, call_id=call.id),
-        insert_statement(audit, connection),
-    ]
+        changed += advance(call, kind, at) or []
+    writes = call_change(
+        call,
+        changed,
+        new=True,
+        hold_amount=max_amount,
+        audit=call_audit(principal, EventType.CALL_PLACED, call, now),
+        also=[update_row_statement(Quote, quote.pk, connection, call_id=call.id)],
+    )
     try:
-        write_together(writes, using=connection.alias)
+        call_writes_send(writes)
     except IntegrityError:
         # Only the one-live-callback index can refuse these rows; the balance lock makes it unreachable.
         raise ApiError("call_in_progress", "Another call of this account is still live.") from None
-    for obj in (hold, call, audit):
-        if obj is not None:
-            inserted(obj, connection)
     quote.call_id = call.id
     call.transcript_ref = None  # a new call has none: the serializer needs no query to say so
     return call
@@ -318,7 +315,7 @@ def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | 
         if changed is None:
             return call
         audit = call_audit(principal, EventType.CALL_ENDED, call, now)
-        call_save_change(call, changed, audit=audit)
+        call_writes_send(call_change(call, changed, audit=audit))
         carrier = carrier_for(livemode=call.livemode)
         ref = call.carrier_ref
         transaction.on_commit(lambda: carrier.end(call_id=call.id, ref=ref, livemode=call.livemode))

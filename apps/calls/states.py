@@ -1,28 +1,35 @@
-"""The state machine of callback calls (docs/design.md, Phase 3; docs/calls.md "States"): one table, one service.
+"""The state machine of callback calls (docs/design.md, Phase 3; /docs/calls "States"): one table, one writer.
 
-Every change of a callback call's state goes through ``call_apply_event``: the carrier's
-normalized events (``apps.telephony``), an end request, the time limit. An event the table
-has no row for, in the call's state, is ignored and logged: carriers resend and reorder
-their callbacks, so a late "ringing" after "completed" must change nothing. When a call
-ends, its answered time is charged (phase 2's billing rule) as one ``call`` ledger row and
-its hold released, in the same transaction as the state.
+``advance`` applies one event to a call in memory, by the table; ``call_change`` is the one
+writer of a call's state: it returns every write the change implies (the row, inserted when
+the call is placed; the hold, or the charge and the released hold; the audit row; the
+webhook events) and ``call_writes_send`` sends them together and publishes in the same
+transaction. Placing, the carrier's normalized events (``apps.telephony``), an end request,
+the time limit and the demo's scripted calls all go through them
+(docs/decisions/one-call-writer.md; tests/calls/test_one_writer.py keeps it so).
+
+An event the table has no row for, in the call's state, is ignored and logged: carriers
+resend and reorder their callbacks, so a late "ringing" after "completed" must change
+nothing. When an outbound call ends, its answered time is charged (phase 2's billing rule) as
+one ``call`` ledger row and its hold released, in the same transaction as the state.
 """
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from apps.billing.holds import balance_lock, charge_build, hold_release_statement
+from apps.billing.holds import balance_lock, charge_build, hold_build, hold_release_statement
 from apps.core.phones import readable
 from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
 from apps.telephony import events as ev
 from apps.webhooks.public import publish
 
-from .models import Call, EndReason, Status
+from .models import Call, Direction, EndReason, Status
 from .pricing import call_usage
+from .spoken import length
 
 logger = logging.getLogger(__name__)
 
@@ -100,74 +107,134 @@ def ended_now(call: Call, changed: list[str] | None) -> bool:
     return bool(changed) and "ended_at" in changed
 
 
-def call_apply_event(*, call_id: str, kind: str, at: datetime, audit=None) -> tuple[Call | None, bool]:
+@dataclass
+class CallWrites:
+    """Every write one change of a call implies, as data: the call's row (inserted when it is new),
+    the hold of a placed call or the charge and released hold of an ended one, the audit row, and
+    the webhook events the change publishes. ``call_writes_send`` sends them in one round trip
+    where the database allows, then publishes in the same transaction."""
+
+    call: Call
+    changed: list[str]
+    new: bool
+    statements: list = field(default_factory=list)
+    rows: list = field(default_factory=list)  # unsaved objects the statements insert
+    events: list[str] = field(default_factory=list)
+
+
+def call_change(
+    call: Call, changed: list[str], *, new: bool = False, hold_amount: int = 0, audit=None, also=()
+) -> CallWrites:
+    """The one writer of a call's state: every write that the change ``advance`` made to ``call``
+    implies (``new``: the call is being placed, with a hold of ``hold_amount`` while it is live).
+
+    An outbound call that ends is charged its answered time by the billing rule, as one ``call``
+    ledger row, and its hold released. ``also`` are writes of other rows that belong with this
+    change (the quote a placement uses). Nothing is sent: ``call_writes_send`` does that.
+    """
+    connection = connections[router.db_for_write(Call)]
+    writes = CallWrites(call=call, changed=list(changed), new=new)
+    if new and hold_amount and call.is_live:
+        hold, hold_insert = hold_build(
+            user_id=call.user_id, livemode=call.livemode, amount=hold_amount, source=call.id, now=call.created
+        )
+        call.hold_id, call.spend = hold.id, hold_amount
+        writes.statements.append(hold_insert)
+        writes.rows.append(hold)
+    if ended_now(call, changed):
+        amount = _final_amount(call) if call.direction == Direction.OUTBOUND else 0
+        if amount > 0:
+            charge = _charge(call, amount)
+            if charge is not None:
+                writes.rows.append(charge[0])
+                writes.statements += charge[1]
+        if call.hold_id:
+            writes.statements.append(hold_release_statement(hold_id=call.hold_id, now=call.ended_at))
+        call.spend = amount
+        writes.changed.append("spend")
+    if new:
+        writes.statements.append(insert_statement(call, connection))
+    else:
+        fields = {name: getattr(call, name) for name in writes.changed}
+        writes.statements.insert(0, update_row_statement(Call, call.pk, connection, **fields))
+    writes.statements += list(also)
+    if audit is not None:
+        writes.statements.append(insert_statement(audit, connection))
+        writes.rows.append(audit)
+    writes.events = _event_types(call, writes.changed)
+    return writes
+
+
+def call_writes_send(writes: CallWrites) -> None:
+    """Send ``writes`` (in the caller's transaction), then publish its webhook events in it: an event
+    exists exactly when the change that causes it commits."""
+    connection = connections[router.db_for_write(Call)]
+    write_together(writes.statements, using=connection.alias)
+    for obj in [writes.call] * writes.new + writes.rows:
+        inserted(obj, connection)
+    _publish(writes.call, writes.events)
+
+
+def _charge(call: Call, amount: int):
+    balance = balance_lock(user_id=call.user_id, livemode=call.livemode)
+    if balance is None:
+        logger.error("call %s ended with a charge but its account has no balance row", call.id)
+        return None
+    return charge_build(
+        balance=balance,
+        amount=-amount,
+        type="call",
+        source=call.id,
+        description=f"Call to {readable(call.to_number)} ({length(call.duration or 0)})",
+        now=call.ended_at,
+    )
+
+
+def call_apply_event(
+    *, call_id: str, kind: str, at: datetime, audit=None, seeded_at: datetime | None = None
+) -> tuple[Call | None, bool]:
     """Apply the event ``kind`` (at ``at``) to the callback call ``call_id``, in one transaction.
 
     Returns ``(call, changed)``; ``call`` is None when no such callback exists. ``audit``
-    (an unsaved audit event) is written with the change, only if there is one.
+    (an unsaved audit event) is written with the change, only if there is one. ``seeded_at``
+    names a demo call of one seeding instead (apps/calls/demo.py plays its live calls here):
+    a call seeded again since is another call, which the event must not move.
     """
     with transaction.atomic(savepoint=False):
-        call = Call.objects.select_for_update().filter(pk=call_id).exclude(quote_id="").first()
+        calls = Call.objects.select_for_update().filter(pk=call_id)
+        calls = calls.exclude(quote_id="") if seeded_at is None else calls.filter(quote_id="", created=seeded_at)
+        call = calls.first()
         if call is None:
-            logger.warning("carrier event for no callback call ignored: %s %s", call_id, kind)
+            logger.warning("call event for no such call ignored: %s %s", call_id, kind)
             return None, False
         changed = advance(call, kind, at)
         if changed is None:
             logger.info("event %s ignored for call %s in status %s", kind, call.id, call.status)
             return call, False
-        call_save_change(call, changed, audit=audit)
+        call_writes_send(call_change(call, changed, audit=audit))
     return call, True
-
-
-def call_save_change(call: Call, changed: list[str], *, audit=None) -> None:
-    """Write a change ``advance`` made, with the settlement of an ended call, in one round trip where
-    the database allows: the call, the charge and the balance, the released hold, the audit row."""
-    connection = connections[router.db_for_write(Call)]
-    writes, charge = [], None
-    if ended_now(call, changed):
-        # Only callbacks are charged here; the telephony core charges the calls it writes.
-        amount = _final_amount(call) if call.quote_id else 0
-        if amount > 0:
-            balance = balance_lock(user_id=call.user_id, livemode=call.livemode)
-            if balance is not None:
-                charge, charge_writes = charge_build(
-                    balance=balance,
-                    amount=-amount,
-                    type="call",
-                    source=call.id,
-                    description=f"Call to {readable(call.to_number)}",
-                    now=call.ended_at,
-                )
-                writes += charge_writes
-            else:
-                logger.error("call %s ended with a charge but its account has no balance row", call.id)
-        if call.hold_id:
-            writes.append(hold_release_statement(hold_id=call.hold_id, now=call.ended_at))
-        call.spend = amount
-        changed = [*changed, "spend"]
-    writes.insert(0, update_row_statement(Call, call.pk, connection, **{name: getattr(call, name) for name in changed}))
-    if audit is not None:
-        writes.append(insert_statement(audit, connection))
-    write_together(writes, using=connection.alias)
-    for obj in (charge, audit):
-        if obj is not None:
-            inserted(obj, connection)
-    _publish_change(call, changed)
 
 
 # The states an account's webhooks hear of (docs/webhooks), with the event of each.
 EVENT_OF_STATUS = {S.RINGING_YOU: "call.ringing_you", S.IN_PROGRESS: "call.in_progress"}
 
 
-def _publish_change(call: Call, changed: list[str]) -> None:
-    """The webhook event of this change, in its transaction: committed with the state or not at all."""
+def _event_types(call: Call, changed: list[str]) -> list[str]:
+    if ended_now(call, changed):
+        return ["call.ended"]
+    type_name = EVENT_OF_STATUS.get(call.status) if "status" in changed else None
+    return [type_name] if type_name else []
+
+
+def _publish(call: Call, event_types: list[str]) -> None:
     from .serializers import CallSerializer
 
-    type_name = "call.ended" if ended_now(call, changed) else EVENT_OF_STATUS.get(call.status)
-    if type_name is None:
+    if not event_types:
         return
     now = call.ended_at or timezone.now()
-    publish(call.user_id, type_name, CallSerializer(call, context={"now": now}).data, livemode=call.livemode)
+    data = CallSerializer(call, context={"now": now}).data
+    for type_name in event_types:
+        publish(call.user_id, type_name, data, livemode=call.livemode)
 
 
 def _final_amount(call: Call) -> int:

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 
-from apps.core.phones import parse_e164
+from apps.core.phones import canonical
 
 from .models import MAX_PHONE_NUMBERS, Contact, ContactPhoneNumber
 from .services import contact_name_clean, contact_reindex
@@ -15,9 +15,7 @@ class PhoneNumberForm(forms.ModelForm):
         fields = ("position", "number", "label")
 
     def clean_number(self):
-        number = self.cleaned_data["number"]
-        parse_e164(number)  # ValidationError in E.164 terms
-        return number
+        return canonical(self.cleaned_data["number"])  # ValidationError in E.164 terms
 
 
 class PhoneNumberInline(admin.TabularInline):

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from apps.core.phones import country_of, parse_e164
+from apps.core.phones import country_of, e164, parse_e164
 
 from . import search
 from .models import MAX_PHONE_NUMBERS, Contact, ContactPhoneNumber, ContactSearchTerm, PhoneLabel
@@ -42,7 +42,7 @@ def phone_number_build(*, number: str, label: str, position: int) -> ContactPhon
     if label not in PhoneLabel.values:
         raise ValidationError(f"label must be one of {', '.join(PhoneLabel.values)}.", "label")
     parsed = parse_e164(number)
-    return ContactPhoneNumber(number=number, label=label, country=country_of(parsed), position=position)
+    return ContactPhoneNumber(number=e164(parsed), label=label, country=country_of(parsed), position=position)
 
 
 def _terms(contact: Contact, numbers: Iterable[str]) -> list[ContactSearchTerm]:

@@ -24,21 +24,69 @@ def from_query(value: str | None) -> str | None:
     return "+" + rest if rest[:1].isdigit() else value
 
 
-def parse_e164(value: str) -> phonenumbers.PhoneNumber:
-    """A possible number written in E.164 (``+`` and up to 15 digits); ValidationError otherwise.
+# What people type around the digits of a number they write with its country code: spaces,
+# dashes, dots, slashes and parentheses ("+44 (0)20 7183-8750"). Letters never: phonenumbers
+# would read them as keypad digits.
+_TYPED = re.compile(r"\+[0-9][0-9 ().\-/]{1,40}")
+_SEPARATORS = str.maketrans("", "", " ().-/")
+# Formatting and parsing again can drop a further trunk prefix (+49 0 0900... -> +49 0900... ->
+# +49 900...): the canonical form is where it stops changing, reached within a few rounds.
+_MAX_ROUNDS = 4
 
-    Possible, not valid: new or fictional ranges (+44 7700 900xxx) are real entries of
-    address books that phonenumbers does not know yet.
+
+def parse_e164(value: str, *, typed: bool = False) -> phonenumbers.PhoneNumber:
+    """A possible number written in E.164 (``+`` and up to 15 digits), as its canonical number;
+    ValidationError otherwise. ``typed`` also accepts the separators people type between the
+    digits (spaces, dashes, dots, slashes, parentheses).
+
+    Canonical: phonenumbers' E.164 of it, so a trunk zero after the country code (+44 07...),
+    or a repeated country code (+1 1 202...), names the number it dials and is priced, limited
+    and blocked as that. Possible, not valid: new or fictional ranges (+44 7700 900xxx) are
+    real entries of address books that phonenumbers does not know yet.
     """
-    if not isinstance(value, str) or not _E164.fullmatch(value):
+    if not isinstance(value, str):
         raise ValidationError("Enter the number in E.164 format: + then the country code and number.", "e164")
-    try:
-        parsed = phonenumbers.parse(value, None)
-    except phonenumbers.NumberParseException:
-        parsed = None
+    text = value.strip() if typed else value
+    if typed and _TYPED.fullmatch(text):
+        text = text.translate(_SEPARATORS)
+    if not _E164.fullmatch(text):
+        raise ValidationError("Enter the number in E.164 format: + then the country code and number.", "e164")
+    parsed = _canonical_parse(text)
     if parsed is None or not phonenumbers.is_possible_number(parsed):
-        raise ValidationError(f"{value} is not a possible phone number.", "e164")
+        raise ValidationError(f"{text} is not a possible phone number.", "e164")
     return parsed
+
+
+def _canonical_parse(text: str) -> phonenumbers.PhoneNumber | None:
+    try:
+        parsed = phonenumbers.parse(text, None)
+        for _ in range(_MAX_ROUNDS):
+            again = phonenumbers.parse(e164(parsed), None)
+            if again == parsed:
+                break
+            parsed = again
+    except phonenumbers.NumberParseException:
+        return None
+    return parsed
+
+
+def e164(parsed: phonenumbers.PhoneNumber) -> str:
+    """The number as every row stores it and every answer echoes it."""
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+
+
+def canonical(value: str, *, typed: bool = False) -> str:
+    """``value``'s canonical E.164 (``parse_e164``'s rules); ValidationError when it is not a number."""
+    return e164(parse_e164(value, typed=typed))
+
+
+def canonical_or_none(value) -> str | None:
+    """The canonical E.164 of a stored or given number, or None when it does not parse as one
+    (an alphanumeric sender, a malformed filter): for look-ups, which then simply find nothing."""
+    try:
+        return canonical(value)
+    except ValidationError:
+        return None
 
 
 def country_of(parsed: phonenumbers.PhoneNumber) -> str:
@@ -72,3 +120,19 @@ def english_territories() -> dict:
 def country_name(code: str) -> str:
     """The English name of an ISO alpha-2 code ("Germany"); the code itself if unknown."""
     return english_territories().get(code, code)
+
+
+def canonicalize_stored(model, *fields: str) -> dict[str, str]:
+    """Rewrite every stored number of ``model``'s ``fields`` that is not canonical (a data migration's
+    step: rows written before numbers were made canonical keep being found, counted and priced as
+    the number they dial). Reads each field's distinct values, never every row. Returns what
+    changed, stored form to canonical. Values that are not numbers (an alphanumeric sender) stay."""
+    rewritten = {}
+    manager = model._default_manager
+    for name in fields:
+        for value in manager.order_by().values_list(name, flat=True).distinct().iterator():
+            stored = canonical_or_none(value) if value else None
+            if stored is not None and stored != value:
+                manager.filter(**{name: value}).update(**{name: stored})
+                rewritten[value] = stored
+    return rewritten

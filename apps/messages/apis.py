@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
+from apps.core.phones import canonical_or_none
 
 from . import reading, selectors
 from .models import MAX_SENDER, MESSAGE_PREFIX
@@ -38,7 +39,9 @@ def parse_sender(value: str | None) -> str | None:
         raise ApiError(
             "invalid_request", "from must be a phone number in E.164 form or an alphanumeric sender.", param="from"
         )
-    return query_number(value)
+    value = query_number(value)
+    # Senders are stored canonical when they are numbers (messages.services.message_build).
+    return canonical_or_none(value) or value
 
 
 def parse_time(request, name: str) -> datetime | None:

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.apps import apps as django_apps
-from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from apps.api_v1.public import Listing
-from apps.core.phones import parse_e164
+from apps.core.phones import canonical_or_none
 
 from .models import MESSAGE_PREFIX, Message
 
@@ -90,11 +89,10 @@ def number_find(*, principal, value: str, cursor: str | None = None, since: date
             return None
         found = numbers_of(principal).filter(pk=value)
     else:
-        try:
-            parse_e164(value)  # the stored form: E.164 as written, so a well-formed value is looked up as is
-        except ValidationError:
+        stored = canonical_or_none(value)  # numbers are stored canonical: +44 07... finds +44 7...
+        if stored is None:
             return None
-        found = numbers_of(principal).filter(number=value).order_by("created", "id")
+        found = numbers_of(principal).filter(number=stored).order_by("created", "id")
     if cursor is not None:
         named = _readable(principal, since).filter(pk=cursor)
         found = found.annotate(

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.ids import is_id
+from apps.core.phones import canonical_or_none
 from apps.telephony import events as ev
 from apps.telephony.carriers import carrier_for
 
@@ -57,7 +58,9 @@ def message_build(*, number, sender: str, body: str, at: datetime | None = None)
         created=at or timezone.now(),
         number_id=number.pk,
         to_number=number.number,
-        from_sender=sender,
+        # A number as its canonical E.164, so a filter by sender finds it however it was written;
+        # an alphanumeric sender ("HSBC") as sent.
+        from_sender=canonical_or_none(sender) or sender,
         body=body,
         num_segments=num_segments(body),
         code=found.code if found else "",

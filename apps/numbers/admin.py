@@ -7,7 +7,7 @@ A number's ``messages_opt_in`` is the account holder's own sharing switch
 from django import forms
 from django.contrib import admin, messages
 
-from apps.core.phones import parse_e164
+from apps.core.phones import canonical
 
 from .models import CallerId, Number
 from .services import caller_id_fill_country, caller_id_make_default, number_fill_country
@@ -15,9 +15,7 @@ from .services import caller_id_fill_country, caller_id_make_default, number_fil
 
 class E164FormMixin:
     def clean_number(self):
-        number = self.cleaned_data["number"]
-        parse_e164(number)  # ValidationError in E.164 terms
-        return number
+        return canonical(self.cleaned_data["number"])  # ValidationError in E.164 terms
 
 
 class NumberForm(E164FormMixin, forms.ModelForm):

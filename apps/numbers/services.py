@@ -9,7 +9,7 @@ from django.db import transaction
 
 from apps.audit.models import EventType
 from apps.audit.services import audit_record
-from apps.core.phones import country_of, parse_e164
+from apps.core.phones import country_of, e164, parse_e164
 
 from .models import CallerId, Number, NumberStatus
 from .selectors import is_number_id
@@ -20,13 +20,15 @@ class NumberNotFound(LookupError):
 
 
 def number_fill_country(*, number: Number) -> Number:
-    """Check the number (E.164) and derive its country; the caller saves."""
-    number.country = country_of(parse_e164(number.number))
+    """Check the number (E.164), store its canonical form and derive its country; the caller saves."""
+    parsed = parse_e164(number.number)
+    number.number, number.country = e164(parsed), country_of(parsed)
     return number
 
 
 def caller_id_fill_country(*, caller_id: CallerId) -> CallerId:
-    caller_id.country = country_of(parse_e164(caller_id.number))
+    parsed = parse_e164(caller_id.number)
+    caller_id.number, caller_id.country = e164(parsed), country_of(parsed)
     return caller_id
 
 

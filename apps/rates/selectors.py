@@ -5,11 +5,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 import phonenumbers
+from django.core.exceptions import ValidationError
 from django.db.models import Max, Min, QuerySet
 
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
-from apps.core.phones import URL_PLUS_HINT, country_name
+from apps.core.phones import URL_PLUS_HINT, canonical, country_name
 from apps.core.sql import CompiledQuery
 
 from .countries import Ambiguous, country_resolve
@@ -52,7 +53,7 @@ class RateQuote:
 
 
 def rate_for_number(number: str) -> Rate | None:
-    """The rate of the longest deck prefix of an E.164 number ("+4915112345678"), or None.
+    """The rate of the longest deck prefix of a canonical E.164 number ("+4915112345678"), or None.
 
     One indexed statement: every prefix of the digits with IN. All candidates are
     prefixes of one string, so the longest is also the greatest: ORDER BY prefix
@@ -115,13 +116,12 @@ def _invalid(message: str) -> ApiError:
 def _number_quote(query: str) -> RateQuote:
     try:
         number = phonenumbers.parse(query, None)
-    except phonenumbers.NumberParseException:
-        number = None
-    if number is None or not phonenumbers.is_possible_number(number):
+        # Priced as the number it dials: +44 07700 ... is +44 7700 ... (apps.core.phones).
+        e164 = canonical(phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164))
+    except (phonenumbers.NumberParseException, ValidationError):
         raise _invalid(
             f"{echoed(query.strip())} is not a possible phone number. Give it in E.164 format, such as {EXAMPLE}."
-        )
-    e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        ) from None
     rate = rate_for_number(e164)
     if rate is None:
         raise ApiError("not_found", f"There is no rate for {e164}: calls to it are not offered.", param=PARAM)

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from apps.core.phones import parse_e164
+from apps.core.phones import canonical
 from apps.messages.apis import _SENDER
 from apps.messages.models import MAX_BODY, MAX_SENDER
 from apps.messages.serializers import message_data
@@ -30,9 +30,8 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(email__iexact=email.strip()).first()
         if user is None:
             raise CommandError(f"No account with the email {email}.")
-        e164 = number
         try:
-            parse_e164(number)
+            e164 = canonical(number)
         except ValidationError as error:
             raise CommandError(f"--number: {error.messages[0]}") from None
         if not _SENDER.fullmatch(sender) or len(sender) > MAX_SENDER:  # the pattern takes "+" and 16 more

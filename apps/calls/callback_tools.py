@@ -8,6 +8,7 @@ the call the first attempt placed.
 from django.db import transaction
 from django.utils import timezone
 
+from apps.api_v1.public import has_scope
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 from apps.core.money import display
@@ -15,7 +16,8 @@ from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors, services, spoken
 from .models import QUOTE_PREFIX
-from .serializers import CallSerializer, QuoteSerializer
+from .serializers import QuoteSerializer
+from .tool_shapes import CALL_FIELDS, CALL_PROPERTIES, call_result
 
 SCOPE = "calls:place"
 STRING = {"type": "string"}
@@ -72,12 +74,12 @@ def place_call(*, principal, arguments) -> dict:
             call = services.call_place(principal=principal, quote_id=arguments["quote_id"])
     except ApiError as error:
         raise _failure(error) from None
-    data = CallSerializer(call, context={"now": call.created}).data
+    result = _flat(principal, call, now=call.created)
     if call.is_live:
         line = PLACED_SPOKEN.format(to=spoken.number(call.to_number))
     else:
         line = f"The call could not be placed: it {spoken.OUTCOMES.get(call.status, call.status)}."
-    return {"call": data, "spoken": line}
+    return {**result, "spoken": line}
 
 
 def end_call(*, principal, arguments) -> dict:
@@ -85,21 +87,31 @@ def end_call(*, principal, arguments) -> dict:
         call = services.call_end(principal=principal, call_id=arguments["call_id"])
     if call is None:
         raise ToolFailure(f"There is no call {arguments['call_id']} in this account.")
-    data = CallSerializer(call, context={"now": timezone.now()}).data
+    result = _flat(principal, call, now=timezone.now())
     if not call.ended_by_this_request:
         line = f"That call had already ended ({call.status})."
-    elif data["amount"]:
-        line = f"The call is ended ({call.status}); it cost {display(data['amount'], data['currency'])}."
+    elif result["amount"]:
+        line = f"The call is ended ({call.status}); it cost {display(result['amount'], result['currency'])}."
     else:
         line = f"The call is ended ({call.status}); it cost nothing."
-    return {"call": data, "spoken": line}
+    return {**result, "spoken": line}
 
 
+def _flat(principal, call, *, now) -> dict:
+    """The call as svc_get_call gives it (the contact's name read only when there is a contact to name)."""
+    names = has_scope(principal, "contacts:read")
+    if names and call.contact_id:
+        named = selectors.call_get(principal=principal, call_id=call.id, contact_names=True)
+        call.contact_name = getattr(named, "contact_name", None)
+    return call_result(call, names=names, now=now)[0]
+
+
+# The call as svc_get_call gives it, and what this tool says of it.
 CALL_OUTPUT = {
     "type": "object",
-    "description": "The call as GET /v1/calls/{id} shows it.",
-    "properties": {"id": STRING, "status": STRING, "end_reason": NULLABLE_STRING},
-    "required": ["id", "status"],
+    "properties": {**CALL_PROPERTIES, "contact_names_hidden": {"type": "boolean"}, "spoken": STRING},
+    "required": [*CALL_FIELDS, "contact_names_hidden", "spoken"],
+    "additionalProperties": False,
 }
 
 svc_quote_call = register(
@@ -183,12 +195,7 @@ svc_place_call = register(
             "required": ["quote_id"],
             "additionalProperties": False,
         },
-        output_schema={
-            "type": "object",
-            "properties": {"call": CALL_OUTPUT, "spoken": STRING},
-            "required": ["call", "spoken"],
-            "additionalProperties": False,
-        },
+        output_schema=CALL_OUTPUT,
     )
 )
 
@@ -219,11 +226,6 @@ svc_end_call = register(
             "required": ["call_id"],
             "additionalProperties": False,
         },
-        output_schema={
-            "type": "object",
-            "properties": {"call": CALL_OUTPUT, "spoken": STRING},
-            "required": ["call", "spoken"],
-            "additionalProperties": False,
-        },
+        output_schema=CALL_OUTPUT,
     )
 )

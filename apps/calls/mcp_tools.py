@@ -11,13 +11,13 @@ from django.utils import timezone
 
 from apps.api_v1.public import has_scope, page
 from apps.core.errors import ApiError
-from apps.core.money import display
 from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
 
 from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status
 from .serializers import CallSerializer
 from .services import call_refresh
+from .tool_shapes import CALL_FIELDS, CALL_PROPERTIES, call_item, call_result
 from .transcripts import transcript_refresh
 
 LIST_LIMIT_MAX = 10
@@ -30,16 +30,6 @@ CALL_ID_INPUT = {
     "maxLength": 69,
     "description": "A call id, call_ followed by letters and digits (from svc_list_calls).",
 }
-
-
-def _call_item(call, data: dict, names: bool) -> dict:
-    """The REST object (``data``) with the contact's name and money for display."""
-    amount = data["amount"]
-    return {
-        **data,
-        "contact_name": getattr(call, "contact_name", None) if names else None,
-        "amount_display": spoken.amount_display(amount, data["currency"]) if amount is not None else None,
-    }
 
 
 def _unknown_call(call_id: str) -> ToolFailure:
@@ -80,7 +70,7 @@ def list_calls(*, principal, arguments) -> dict:
     serializer = CallSerializer(context={"now": now})
     items = []
     for call in found.items:
-        item = _call_item(call, serializer.to_representation(call), names)
+        item = call_item(call, serializer.to_representation(call), names)
         items.append({k: item[k] for k in LIST_FIELDS})
     return {
         "calls": items,
@@ -165,36 +155,6 @@ svc_list_calls = register(
 
 # --- svc_get_call -----------------------------------------------------------------------------
 
-CALL_FIELDS = (
-    "id",
-    "direction",
-    "status",
-    "from",
-    "to",
-    "to_country",
-    "contact",
-    "contact_name",
-    "created",
-    "answered_at",
-    "ended_at",
-    "duration",
-    "billed_duration",
-    "per_minute_amount_decimal",
-    "per_minute_display",
-    "billing_increment",
-    "amount",
-    "amount_display",
-    "currency",
-    "transcript",
-    "quote",
-    "your_number",
-    "caller_id",
-    "record",
-    "max_duration",
-    "end_reason",
-    "status_transitions",
-)
-
 
 def get_call(*, principal, arguments) -> dict:
     names = has_scope(principal, "contacts:read")
@@ -205,10 +165,8 @@ def get_call(*, principal, arguments) -> dict:
     if call_refresh(call):
         call = selectors.call_get(principal=principal, call_id=call_id, contact_names=names)
     now = timezone.now()
-    item = _call_item(call, CallSerializer(call, context={"now": now}).data, names)
-    item["per_minute_display"] = display(call.per_minute_amount_decimal, call.currency)
-    result = {k: item[k] for k in CALL_FIELDS}
-    return {**result, "contact_names_hidden": not names, "spoken": spoken.call_sentence(item, now)}
+    result, item = call_result(call, names=names, now=now)
+    return {**result, "spoken": spoken.call_sentence(item, now)}
 
 
 svc_get_call = register(
@@ -231,45 +189,7 @@ svc_get_call = register(
         output_schema={
             "type": "object",
             "properties": {
-                "id": {"type": "string"},
-                "direction": {"type": "string", "enum": Direction.values},
-                "status": {"type": "string", "enum": Status.values},
-                "from": {"type": "string"},
-                "to": {"type": "string"},
-                "to_country": NULLABLE_STRING,
-                "contact": {**NULLABLE_STRING, "description": "The contact's id (ct_...), or null."},
-                "contact_name": NULLABLE_STRING,
-                "created": {"type": "integer", "description": "Unix seconds (UTC)."},
-                "answered_at": NULLABLE_INTEGER,
-                "ended_at": NULLABLE_INTEGER,
-                "duration": {"type": "integer", "description": "Talk seconds (so far, while in progress)."},
-                "billed_duration": {"type": "integer"},
-                "per_minute_amount_decimal": {"type": "string", "description": "Minor units a minute."},
-                "per_minute_display": {"type": "string", "description": 'The rate for display, e.g. "$0.045".'},
-                "billing_increment": {
-                    "type": "object",
-                    "properties": {"first_seconds": {"type": "integer"}, "next_seconds": {"type": "integer"}},
-                    "required": ["first_seconds", "next_seconds"],
-                    "additionalProperties": False,
-                },
-                "amount": {**NULLABLE_INTEGER, "description": "Minor units (so far, while in progress)."},
-                "amount_display": NULLABLE_STRING,
-                "currency": {"type": "string"},
-                "transcript": {**NULLABLE_STRING, "description": "The transcript's id; see svc_get_call_summary."},
-                "quote": {**NULLABLE_STRING, "description": "A callback call's quote (quo_...); null for others."},
-                "your_number": {**NULLABLE_STRING, "description": "A callback call's first leg: the user's phone."},
-                "caller_id": {**NULLABLE_STRING, "description": "A callback call's number shown to the callee."},
-                "record": {"type": "boolean"},
-                "max_duration": {**NULLABLE_INTEGER, "description": "Seconds after which a callback call ends."},
-                "end_reason": {**NULLABLE_STRING, "description": "Why it ended (you_declined, callee_busy, ...)."},
-                "status_transitions": {
-                    "type": "object",
-                    "properties": {
-                        name: NULLABLE_INTEGER for name in ("ringing_you_at", "ringing_at", "answered_at", "ended_at")
-                    },
-                    "required": ["ringing_you_at", "ringing_at", "answered_at", "ended_at"],
-                    "additionalProperties": False,
-                },
+                **CALL_PROPERTIES,
                 "contact_names_hidden": {"type": "boolean"},
                 "spoken": {"type": "string", "description": "The call in one sentence, for reading aloud."},
             },
@@ -323,7 +243,7 @@ def get_call_summary(*, principal, arguments) -> dict:
             "Tell the user."
         )
     now = timezone.now()
-    item = _call_item(call, CallSerializer(call, context={"now": now}).data, names)
+    item = call_item(call, CallSerializer(call, context={"now": now}).data, names)
     with_whom = "with " + spoken.party(item)
     sentence = f"Summary of your call {with_whom} on {spoken.when(item['created'], now)}: {transcript.summary}"
     if transcript.action_items:

@@ -265,6 +265,7 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         reported = [(event.kind, event.at) for event in placed.events]
     except CarrierRefused:
         reported = [(ev.REFUSED, now)]
+    call.transcript_ref = None  # a new call has none: its serializer (the answer, the event) needs no query
     changed = []
     for kind, at in reported:
         changed += advance(call, kind, at) or []
@@ -282,7 +283,6 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         # Only the one-live-callback index can refuse these rows; the balance lock makes it unreachable.
         raise ApiError("call_in_progress", "Another call of this account is still live.") from None
     quote.call_id = call.id
-    call.transcript_ref = None  # a new call has none: the serializer needs no query to say so
     return call
 
 
@@ -300,15 +300,23 @@ def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | 
     already ended unchanged. None when the principal has no such call.
 
     The carrier's events already due are applied first, so a call that ended on its own is
-    not ended again (nor billed to now)."""
+    not ended again (nor billed to now); only for a live call of the principal's own: another
+    account's call id is answered as no call, and nothing of that call is touched."""
     if not is_call_id(call_id):
         return None
-    carrier_for(livemode=principal.livemode).refresh(call_id=call_id, ref="", livemode=principal.livemode)
     now = now or timezone.now()
+    owned = calls_of(principal).select_for_update().filter(pk=call_id)
     with transaction.atomic(savepoint=False):
-        call = calls_of(principal).select_for_update().filter(pk=call_id).first()
+        call = owned.first()
         if call is None:
             return None
+        if call.is_live:
+            # In this transaction, under the row's lock: the events apply as they would from the worker.
+            applied = carrier_for(livemode=call.livemode).refresh(
+                call_id=call.id, ref=call.carrier_ref, livemode=call.livemode
+            )
+            if applied != 0:
+                call = owned.first()
         call.transcript_ref = None if call.quote_id else _transcript_id(call)
         changed = advance(call, ev.END_REQUESTED, now) if call.is_live else None
         call.ended_by_this_request = changed is not None

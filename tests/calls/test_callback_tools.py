@@ -75,18 +75,18 @@ def test_quote_place_end(mcp, owner, clock):
     assert "your phone +1 415-555-0123 will ring first" in quote["spoken"]
     assert "Say yes to place it; the quote is valid 10 minutes." in quote["spoken"]
     placed = ok(mcp, "svc_place_call", {"quote_id": quote["id"]})
-    assert placed["call"]["status"] == "ringing_you"
+    assert placed["status"] == "ringing_you"
     assert "press 1" in placed["spoken"]
     # The quote id is the idempotency key: a retry places nothing and names the call.
     again = tool(mcp, "svc_place_call", {"quote_id": quote["id"]})
-    assert again["isError"] is True and placed["call"]["id"] in again["content"][0]["text"]
+    assert again["isError"] is True and placed["id"] in again["content"][0]["text"]
     assert Call.objects.count() == 1
     clock.tick(20)  # in progress since +9
-    ended = ok(mcp, "svc_end_call", {"call_id": placed["call"]["id"]})
-    assert ended["call"]["status"] == "completed" and ended["call"]["end_reason"] == "ended_by_request"
+    ended = ok(mcp, "svc_end_call", {"call_id": placed["id"]})
+    assert ended["status"] == "completed" and ended["end_reason"] == "ended_by_request"
     assert "$0.06" in ended["spoken"]
-    again = ok(mcp, "svc_end_call", {"call_id": placed["call"]["id"]})
-    assert again["call"] == ended["call"] and "already ended" in again["spoken"]
+    again = ok(mcp, "svc_end_call", {"call_id": placed["id"]})
+    assert {**again, "spoken": ""} == {**ended, "spoken": ""} and "already ended" in again["spoken"]
 
 
 def test_refusals_are_error_results(mcp, stranger):
@@ -152,3 +152,20 @@ def test_placements_are_10_a_minute(owner, clock):
         response = placer.place("quo_nosuch")
         assert response.status_code == 404
     assert_error(placer.place("quo_nosuch"), 429, "rate_limited")
+
+
+def test_place_and_end_return_the_call_as_svc_get_call_does(mcp_for, owner, clock):
+    # One shape of one thing: the call flat, display fields included, plus what the tool says of it.
+    ready(owner)
+    mcp = mcp_for(("calls:place", "calls:read"))
+    quote = ok(mcp, "svc_quote_call", {"to": CALLEE})
+    placed = ok(mcp, "svc_place_call", {"quote_id": quote["id"]})
+    got = ok(mcp, "svc_get_call", {"call_id": placed["id"]})
+    assert set(placed) == set(got)
+    assert {k: v for k, v in placed.items() if k != "spoken"} == {k: v for k, v in got.items() if k != "spoken"}
+    assert placed["per_minute_display"] == "$0.06" and placed["amount_display"] is None
+    clock.tick(20)
+    ended = ok(mcp, "svc_end_call", {"call_id": placed["id"]})
+    after = ok(mcp, "svc_get_call", {"call_id": placed["id"]})
+    assert {k: v for k, v in ended.items() if k != "spoken"} == {k: v for k, v in after.items() if k != "spoken"}
+    assert ended["amount_display"] == "$0.06"

@@ -34,7 +34,7 @@ def test_quote_place_and_end_a_call_on_the_simulator(service):
                 seen["quote"] = await client.call_tool("svc_quote_call", {"to": DESTINATION})
                 quote_id = seen["quote"].structured_content["id"]
                 seen["placed"] = await client.call_tool("svc_place_call", {"quote_id": quote_id})
-                call_id = seen["placed"].structured_content["call"]["id"]
+                call_id = seen["placed"].structured_content["id"]
                 seen["at_once"] = await client.call_tool("svc_get_call", {"call_id": call_id})
                 clock.advance(PRESSES_1_AFTER)
                 seen["pressed_1"] = await client.call_tool("svc_get_call", {"call_id": call_id})
@@ -76,9 +76,9 @@ def test_quote_place_and_end_a_call_on_the_simulator(service):
     assert spoken.endswith("Say yes to place it; the quote is valid 10 minutes.")
 
     placed = seen["placed"].structured_content
-    call_id = placed["call"]["id"]
+    call_id = placed["id"]
     assert call_id.startswith("call_")
-    assert placed["call"]["status"] == "ringing_you"
+    assert placed["status"] == "ringing_you"
     assert placed["spoken"].startswith("Your phone is ringing now; answer and press 1 to connect to")
 
     def status(name):
@@ -95,9 +95,9 @@ def test_quote_place_and_end_a_call_on_the_simulator(service):
     assert talking["duration"] == 60 and talking["amount"] > 0  # the cost so far, while live
 
     ended = seen["ended"].structured_content
-    assert ended["call"]["id"] == call_id
-    assert ended["call"]["status"] == "completed"
-    assert ended["call"]["end_reason"] == "ended_by_request"
+    assert ended["id"] == call_id
+    assert ended["status"] == "completed"
+    assert ended["end_reason"] == "ended_by_request"
     assert ended["spoken"].startswith("The call is ended (completed); it cost $")
 
     after = seen["after"].structured_content
@@ -111,6 +111,6 @@ def test_quote_place_and_end_a_call_on_the_simulator(service):
 
     # Ending it again changes nothing; its quote cannot be placed a second time.
     again = seen["again"].structured_content
-    assert again["call"]["status"] == "completed"
+    assert again["status"] == "completed"
     assert again["spoken"] == "That call had already ended (completed)."
     assert call_id in seen["second_place"].content[0].text

@@ -96,9 +96,10 @@ class Carrier(ABC):
     def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
         """Hang up or cancel a live call; idempotent (ending an ended call does nothing)."""
 
-    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> None:
-        """Bring a live call's events up to now before it is read; carriers that push them need nothing."""
-        return None
+    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> int | None:
+        """Bring a live call's events up to now before it is read; carriers that push them need nothing.
+        Returns how many events it applied (0: the call is as stored), or None when it cannot tell."""
+        return 0
 
     @abstractmethod
     def parse_callback(self, request) -> list[CarrierEvent]:

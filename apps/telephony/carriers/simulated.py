@@ -73,8 +73,8 @@ class SimulatedCarrier(Carrier):
     def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
         return None
 
-    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> None:
-        run_due(subject=call_id)
+    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> int:
+        return run_due(subject=call_id)
 
     def parse_callback(self, request) -> list[CarrierEvent]:
         raise CarrierRefused("The simulator sends no callbacks: its events are durable work.")

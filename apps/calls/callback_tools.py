@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 from apps.core.money import display
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
 
 from . import selectors, services, spoken
 from .models import QUOTE_PREFIX

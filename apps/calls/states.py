@@ -18,7 +18,7 @@ from django.utils import timezone
 from apps.billing.holds import balance_lock, charge_build, hold_release_statement
 from apps.core.phones import readable
 from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
-from apps.telephony import events as ev
+from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
 
 from .models import Call, EndReason, Status

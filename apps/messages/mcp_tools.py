@@ -15,8 +15,8 @@ from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.core.request_context import current_request
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
-from apps.ratelimit.services import ratelimit_class
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.ratelimit.public import ratelimit_class
 
 from . import reading, selectors
 from .apis import parse_sender

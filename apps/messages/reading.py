@@ -16,7 +16,7 @@ from apps.audit.services import audit_record_all, audit_sensitive_event
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.credentials.challenges import www_authenticate
-from apps.ratelimit.services import ratelimit_numbers
+from apps.ratelimit.public import ratelimit_numbers
 
 from . import selectors
 

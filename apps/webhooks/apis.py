@@ -24,7 +24,7 @@ from apps.api_v1.public import (
     ResourceListApi,
 )
 from apps.core.errors import ApiError
-from apps.ratelimit import budgets
+from apps.ratelimit.public import budgets
 
 from . import delivery as deliveries
 from . import events as types

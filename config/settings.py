@@ -108,6 +108,8 @@ INSTALLED_APPS = [
     "apps.telephony",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
+    # The signed-in pages (home, billing, sharing, connected apps): they read every app above.
+    "apps.dashboard",
 ]
 
 # Bearer credentials by secret prefix (apps/credentials/resolvers.py): who resolves them,

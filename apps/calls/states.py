@@ -1,4 +1,4 @@
-"""The state machine of callback calls (docs/design.md, Phase 3; docs/calls.md "States"): one table, one service.
+"""The state machine of callback calls (docs/design.md "Quotes and callback calls"): one table, one service.
 
 Every change of a callback call's state goes through ``call_apply_event``: the carrier's
 normalized events (``apps.telephony``), an end request, the time limit. An event the table
@@ -35,7 +35,7 @@ class Transition:
     end_reason: str = ""
 
 
-# (from, event) -> (to, end_reason): the table of docs/calls.md, row by row.
+# (from, event) -> (to, end_reason): the table of docs/design.md "Quotes and callback calls", row by row.
 TRANSITIONS: dict[tuple[str, str], Transition] = {
     (S.QUEUED, ev.YOU_RINGING): Transition(S.RINGING_YOU),
     (S.QUEUED, ev.REFUSED): Transition(S.FAILED, R.FAILED),

@@ -1,4 +1,4 @@
-"""svc_read_messages (DESIGN, Phase 3): recent messages of one opted-in number, codes told only to the user.
+"""svc_read_messages (docs/design.md, Phase 3): recent messages of one opted-in number, codes told only to the user.
 
 It reads through the same rules, selectors and serializer as GET /v1/messages: the number
 must be the caller's and opted in, the window is at most 60 minutes (so messages:history

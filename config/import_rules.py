@@ -11,10 +11,17 @@ someone edits the lists. These derive their lists from the import graph instead:
   there with its own contract;
 - ``no_resources``: the source apps import no resource app, directly or through others;
 - ``apps_acyclic``: no two apps of the project import each other, directly or around a
-  circle of apps, so the apps stand in floors, each importing only the floors below.
+  circle of apps, so the apps stand in floors, each importing only the floors below;
+- ``no_registry_lookups``: no module looks a model up in Django's app registry
+  (``get_model(``) but the ones allowed, so a reach into another app's models is an import
+  the other contracts see (migrations, which read their own historical models, excepted).
 
 All but the last reuse a built-in contract's check and report, with its modules filled in.
 """
+
+import importlib.util
+import re
+from pathlib import Path
 
 from importlinter.application import output
 from importlinter.contracts.forbidden import ForbiddenContract
@@ -163,4 +170,55 @@ class AppsAcyclicContract(Contract):
                     importer, imported = arrows[source][target]
                     output.indent_cursor()
                     output.print_error(f"{source} -> {target} ({importer} imports {imported})", bold=False)
+            output.new_line()
+
+
+REGISTRY_LOOKUP = re.compile(r"\bget_model\(")
+
+
+def module_file(root: Path, module: str) -> Path | None:
+    """The source file of ``module``, a module of the root package found in ``root``."""
+    parts = module.split(".")[1:]
+    for path in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+        if path.is_file():
+            return path
+    return None
+
+
+class NoRegistryLookupsContract(Contract):
+    """No module but ``allowed_modules`` calls ``get_model(`` (migrations excepted)."""
+
+    type_name = "no_registry_lookups"
+    allowed_modules = fields.ListField(subfield=fields.StringField(), required=False)
+
+    def check(self, graph, verbose):
+        (root_package,) = self.session_options["root_packages"]
+        root = Path(importlib.util.find_spec(root_package).submodule_search_locations[0])
+        allowed = set(self.allowed_modules or ())
+        found = []
+        for module in sorted(graph.modules):
+            if module in allowed or ".migrations." in f"{module}.":
+                continue
+            path = module_file(root, module)
+            if path is None:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if REGISTRY_LOOKUP.search(line):
+                    found.append((module, number, line.strip()))
+        unused = sorted(module for module in allowed if not self._looks_up(root, module))
+        return ContractCheck(kept=not found and not unused, metadata={"found": found, "unused": unused})
+
+    @staticmethod
+    def _looks_up(root: Path, module: str) -> bool:
+        path = module_file(root, module)
+        return path is not None and REGISTRY_LOOKUP.search(path.read_text()) is not None
+
+    def render_broken_contract(self, check):
+        for module, number, line in check.metadata["found"]:
+            output.print_error(f"{module}:{number} looks a model up in the app registry: {line}", bold=False)
+            output.indent_cursor()
+            output.print_error("Read it through the owning app's selectors instead.", bold=False)
+            output.new_line()
+        for module in check.metadata["unused"]:
+            output.print_error(f"{module} is allowed to look models up but no longer does: take it off the list.")
             output.new_line()

@@ -44,7 +44,7 @@ def test_lint_imports_refuses_the_reach(tmp_path, source, contract):
 
 
 def test_the_ground_floor_reaching_up_is_refused(tmp_path):
-    """The home page's balance read from accounts once closed accounts -> billing -> webhooks -> accounts."""
+    """A balance read from accounts would close the circle accounts -> billing -> webhooks -> accounts."""
     root = scratch_copy(tmp_path)
     (root / "apps" / "accounts" / "deliberate_break.py").write_text("import apps.billing.selectors  # noqa\n")
     done = run_lint(root)

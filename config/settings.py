@@ -108,6 +108,8 @@ INSTALLED_APPS = [
     "apps.telephony",
     # The demo data set of the quick start (manage.py seed_demo).
     "apps.demo",
+    # The signed-in pages (home, billing, sharing, connected apps): they read every app above.
+    "apps.dashboard",
 ]
 
 # Bearer credentials by secret prefix (apps/credentials/resolvers.py): who resolves them,
@@ -141,8 +143,8 @@ MESSAGE_RETENTION_DAYS = int(env("MESSAGE_RETENTION_DAYS", "30"))
 # answers low_balance: true on GET /v1/balance and svc_get_balance; exactly at it is not low.
 LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
 
-# Callback calls (docs/calls.md). The carrier of live-mode calls, by name (apps/telephony/carriers)
-# or dotted path; test mode is always the simulator.
+# Callback calls (docs/design.md "Quotes and callback calls"). The carrier of live-mode calls, by name
+# (apps/telephony/carriers) or dotted path; test mode is always the simulator.
 TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
 # Who applies the normalized events the carrier reports, by family (the boundary imports no app).
 TELEPHONY_RECEIVERS = {

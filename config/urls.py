@@ -22,14 +22,15 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # A carrier's callbacks (apps/telephony): outside /v1, verified by the carrier's adapter.
     path("carrier/", include("apps.telephony.urls")),
-    # /api/oauth/connections* and /settings/connected-apps*.
+    # /api/oauth/connections*.
     path("", include("apps.oauth.connections.urls")),
-    # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.
+    # Signed-in pages: /settings/api-keys, /settings/activity, password, sign-in; then the
+    # dashboard's home, billing, sharing and connected apps (apps/dashboard).
     path("", include("apps.apikeys.page_urls")),
-    path("", include("apps.billing.page_urls")),
     path("", include("apps.audit.urls")),
     path("", include("apps.accounts.settings_urls")),
     path("", include("apps.accounts.page_urls")),
+    path("", include("apps.dashboard.urls")),
     # {docs_url} when DOCS_URL is left at its default: /docs, /docs/errors, /docs/oauth, ...
     path("", include("apps.docs.urls")),
     # For a load balancer: outside every budget and surface, no data in the answer (config/health.py).

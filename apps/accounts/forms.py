@@ -14,9 +14,13 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 
 from apps.audit.services import audit_sign_in
-from apps.ratelimit.exceptions import RateLimited
-from apps.ratelimit.middleware import wait_phrase
-from apps.ratelimit.services import ratelimit_password_reset, ratelimit_signin_attempt, ratelimit_signin_succeeded
+from apps.ratelimit.public import (
+    RateLimited,
+    ratelimit_password_reset,
+    ratelimit_signin_attempt,
+    ratelimit_signin_succeeded,
+    wait_phrase,
+)
 
 # The same words whichever budget refused and whether or not the account exists.
 SIGNIN_WAIT = "Too many sign-in attempts. Wait {wait}, then try again."

@@ -1,7 +1,7 @@
 """svc_whoami (docs/spec.md 4.7): which account the connection acts for."""
 
 from apps.core.text import one_line
-from apps.mcp_bridge.registry import ToolSpec, register
+from apps.mcp_bridge.public import ToolSpec, register
 
 
 def whoami(*, principal, arguments) -> dict:

@@ -1,10 +1,10 @@
-"""Account settings pages: password reset and change, sharing switches.
+"""Account settings pages: password reset and change.
 Included from config/urls.py; URL names are Django's own for the password flows."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import password_views, sharing_views
+from . import password_views
 
 urlpatterns = [
     path("password-reset", password_views.PasswordResetView.as_view(), name="password_reset"),
@@ -29,5 +29,4 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name="registration/password_change_done.html"),
         name="password_change_done",
     ),
-    path("settings/sharing", sharing_views.sharing_page, name="sharing-page"),
 ]

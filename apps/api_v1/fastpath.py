@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from apps.credentials.header import bearer_from_header
 from apps.credentials.resolvers import resolve_bearer
 from apps.credentials.scopes import require
-from apps.ratelimit import budgets
+from apps.ratelimit.public import budgets
 
 from .authentication import RESOURCE_PATH, BearerAuthentication
 from .exceptions import exception_handler

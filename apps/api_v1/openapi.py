@@ -1,7 +1,16 @@
-"""Additions to the generated OpenAPI document: the bearer scheme and the error envelope."""
+"""Additions to the generated OpenAPI document: the bearer scheme, the error envelope, and the
+errors the framework itself answers.
+
+What /v1 refuses on its own is written into every operation from what the view declares, so an
+app declares only its own errors (``error_response``): the 403 of a view's ``required_scope``
+(``insufficient_scope`` naming it), the 404 of each path id (``not_found`` naming the
+parameter), and a list's 400s (``invalid_limit``, ``invalid_cursor``). An app's own text for
+the same status follows the framework's.
+"""
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiResponse
 
 from apps.core.errors import REGISTRY
 
@@ -43,6 +52,12 @@ class DashboardSessionScheme(OpenApiAuthenticationExtension):
 
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """An error of the envelope, for an app's ``@extend_schema(responses={status: ...})``."""
+    return OpenApiResponse(response=ERROR_REF, description=description)
+
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -96,10 +111,13 @@ def postprocess(result, generator, request, public):
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     add_oauth2_scheme(result)
+    lists = list_operations(generator)
     for path, operations in result.get("paths", {}).items():
-        for operation in operations.values():
+        for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            if not path.endswith("openapi.json"):
+                declare_framework_errors(operation, is_list=(path, method) in lists)
             operation["parameters"] = [
                 *operation.get("parameters", []),
                 {
@@ -124,6 +142,71 @@ def postprocess(result, generator, request, public):
                     },
                 )
     return result
+
+
+def bearer_scope(operation: dict) -> str | None:
+    """The scope the operation's view requires (its bearer security requirement), if any."""
+    for requirement in operation.get("security") or []:
+        scopes = requirement.get("bearer")
+        if scopes:
+            return scopes[0]
+    return None
+
+
+def list_operations(generator) -> set[tuple[str, str]]:
+    """(path, method) of every list: a GET of a ``ResourceListApi``, which pages with the framework's cursors."""
+    from .bases import ResourceListApi
+
+    found = set()
+    for path, _regex, method, callback in generator.endpoints or ():
+        view_class = getattr(callback, "cls", None)
+        if method == "GET" and isinstance(view_class, type) and issubclass(view_class, ResourceListApi):
+            found.add((path, "get"))
+    return found
+
+
+def framework_errors(operation: dict, *, is_list: bool) -> dict[str, list[tuple[str, str]]]:
+    """The errors /v1 answers for this operation before the app's code runs, by status: each a
+    (words that name it, sentence) pair."""
+    errors: dict[str, list[tuple[str, str]]] = {}
+    scope = bearer_scope(operation)
+    if scope:
+        named = f"insufficient_scope: the credential lacks {scope}"
+        errors["403"] = [(named, f"{named} (see WWW-Authenticate); or ip_not_allowed.")]
+    parameters = operation.get("parameters", [])
+    for parameter in parameters:
+        name = parameter.get("name", "")
+        if parameter.get("in") == "path" and name.endswith("_id"):
+            named = f"not_found (param {name})"
+            noun = name.removesuffix("_id").replace("_", " ")
+            errors.setdefault("404", []).append((named, f"{named}: no such {noun} in this account and mode."))
+    if is_list:
+        from .pagination import MAX_LIMIT
+
+        errors.setdefault("400", []).append(
+            (
+                "invalid_limit",
+                f"invalid_limit (param limit): not a whole number from 1 to {MAX_LIMIT}; invalid_cursor (param "
+                "starting_after or ending_before): not an object of this list in this account and mode, or both "
+                "given.",
+            )
+        )
+    return errors
+
+
+def declare_framework_errors(operation: dict, *, is_list: bool) -> None:
+    """Write ``framework_errors`` into the operation's responses, each before the app's own text
+    for that status; an error the app's text already names is not written twice."""
+    responses = operation["responses"]
+    for status, errors in framework_errors(operation, is_list=is_list).items():
+        declared = responses.get(status, {}).get("description", "")
+        sentences = [sentence for named, sentence in errors if named not in declared]
+        if not sentences:
+            continue
+        response = responses.setdefault(
+            status, {"description": "", "content": {"application/json": {"schema": ERROR_REF}}}
+        )
+        response["description"] = " ".join([*sentences, declared]).strip()
 
 
 def add_oauth2_scheme(result) -> None:

@@ -16,7 +16,7 @@ from .fastpath import fast_get
 from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
-from .openapi import COMMON_HEADERS, ERROR_REF
+from .openapi import COMMON_HEADERS, ERROR_REF, error_response
 from .pagination import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -50,6 +50,7 @@ __all__ = [
     "ResourceListApi",
     "SessionOnlyMixin",
     "cursor_parameters",
+    "error_response",
     "expand_objects",
     "expansion_available",
     "fast_get",

@@ -12,7 +12,7 @@ from rest_framework.throttling import BaseThrottle
 
 from apps.core.request_context import notes
 from apps.credentials.principal import Principal
-from apps.ratelimit import budgets, services
+from apps.ratelimit.public import budgets, ratelimit_class
 
 UNSET = object()
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -40,5 +40,5 @@ class BudgetThrottle(BaseThrottle):
         user = request.user if getattr(request.user, "is_authenticated", False) else None
         if principal is None and user is None:
             return True  # anonymous: the permission check answers, and path budgets already applied
-        services.ratelimit_class(request=request._request, name=name, principal=principal, user=user)
+        ratelimit_class(request=request._request, name=name, principal=principal, user=user)
         return True

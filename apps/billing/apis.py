@@ -1,9 +1,9 @@
 """GET /v1/balance, GET /v1/balance_transactions and /{id} (docs/design.md, Phase 2). Scope credits:read."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 
@@ -16,11 +16,6 @@ TAGS = ["Balance"]
 TXN_ID_PATTERN = id_pattern(TXN_PREFIX)
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ERROR_REF, description=description)
-
-
-FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
 TYPE_PARAMETER = OpenApiParameter(
     "type",
     str,
@@ -48,7 +43,7 @@ class BalanceApi(ResourceApi):
             "The balance of the account in the credential's mode (test keys see the test-mode balance). "
             "An account that never had a transaction has a balance of 0."
         ),
-        responses={200: BalanceSerializer, 403: FORBIDDEN},
+        responses={200: BalanceSerializer},
     )
     def get(self, request):
         return Response(BalanceSerializer(selectors.balance_get(principal=request.auth)).data)
@@ -71,12 +66,7 @@ class BalanceTransactionListApi(ResourceListApi):
         parameters=[TYPE_PARAMETER, *CURSOR_PARAMETERS],
         responses={
             200: BalanceTransactionSerializer(many=True),
-            400: _error(
-                "invalid_request (param type): unknown type; invalid_limit (param limit); "
-                "invalid_cursor (param starting_after or ending_before): not one of your transactions in this mode, "
-                "or both sent."
-            ),
-            403: FORBIDDEN,
+            400: error_response("invalid_request (param type): unknown type."),
         },
     )
     def get(self, request):
@@ -106,14 +96,7 @@ class BalanceTransactionDetailApi(ResourceApi):
                 description="The transaction's id, txn_...",
             )
         ],
-        responses={
-            200: BalanceTransactionSerializer,
-            403: FORBIDDEN,
-            404: _error(
-                "not_found (param balance_transaction_id): no such transaction in this account and mode "
-                "(another account's, or the other mode's, reads as absent)."
-            ),
-        },
+        responses={200: BalanceTransactionSerializer},
     )
     def get(self, request, balance_transaction_id: str):
         row = selectors.balance_transaction_get(principal=request.auth, transaction_id=balance_transaction_id)

@@ -1,7 +1,7 @@
 """svc_get_balance (docs/design.md, Phase 2): the credit balance, as the REST view computes it."""
 
 from apps.core.money import display, spoken
-from apps.mcp_bridge.registry import ToolSpec, register
+from apps.mcp_bridge.public import ToolSpec, register
 
 from . import selectors
 from .serializers import BalanceSerializer

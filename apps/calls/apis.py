@@ -2,10 +2,10 @@
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, RESOURCE_PATH, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import RESOURCE_PATH, ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.credentials.scopes import require
 
@@ -72,22 +72,14 @@ LIST_PARAMETERS = [
     EXPAND_PARAMETER,
     *cursor_parameters(prefix="call_", format="call-id", objects="calls"),
 ]
-BAD_REQUEST = OpenApiResponse(
-    ERROR_REF,
-    description=(
-        "invalid_request: direction, status or expand[] is not one of its values (param names it); "
-        "invalid_limit; invalid_cursor: a cursor that is not a call of this list, or both cursors."
-    ),
+BAD_REQUEST = error_response(
+    "invalid_request: direction, status or expand[] is not one of its values (param names it)."
 )
-FORBIDDEN = OpenApiResponse(
-    ERROR_REF,
-    description=(
-        "insufficient_scope: the credential lacks calls:read, or the scope an expansion needs "
-        "(transcripts:read, contacts:read; param expand), with a WWW-Authenticate challenge naming it. "
-        "forbidden: expand[]=transcript while the account's call summaries setting is off (param expand)."
-    ),
+EXPANSION_REFUSED = error_response(
+    "insufficient_scope for an expansion: the scope it needs (transcripts:read, contacts:read; param expand), "
+    "with a WWW-Authenticate challenge naming it. forbidden: expand[]=transcript while the account's call "
+    "summaries setting is off (param expand)."
 )
-NOT_FOUND = OpenApiResponse(ERROR_REF, description="not_found: no such call in this account and mode (param call_id).")
 CALL_ID_PARAMETER = OpenApiParameter(
     "call_id",
     {"type": "string", "pattern": selectors.CALL_ID_PATTERN},
@@ -111,7 +103,7 @@ class CallListApi(ResourceListApi):
             "list; the contact stays an id."
         ),
         parameters=LIST_PARAMETERS,
-        responses={200: CallSerializer(many=True), 400: BAD_REQUEST, 403: FORBIDDEN},
+        responses={200: CallSerializer(many=True), 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
     )
     def get(self, request):
         direction = _enum_param(request, "direction", Direction.values)
@@ -138,7 +130,7 @@ class CallDetailApi(ResourceApi):
         tags=TAG,
         summary="Read one call",
         parameters=[CALL_ID_PARAMETER, EXPAND_PARAMETER],
-        responses={200: CallSerializer, 400: BAD_REQUEST, 403: FORBIDDEN, 404: NOT_FOUND},
+        responses={200: CallSerializer, 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
     )
     def get(self, request, call_id: str):
         expand = _expand(request)

@@ -5,13 +5,13 @@ code and param; the answers are the serializers' objects, as the MCP tools give 
 """
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
+from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
 from apps.core.errors import ApiError
 
 from . import services
@@ -22,18 +22,11 @@ TAG = ["Calls"]
 SCOPE = "calls:place"
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ERROR_REF, description=description)
-
-
 def _body(request) -> dict:
     data = request.data
     if not isinstance(data, dict):
         raise ApiError("invalid_body", "The request body must be a JSON object.")
     return data
-
-
-FORBIDDEN = "insufficient_scope: the credential lacks calls:place (see WWW-Authenticate)."
 
 
 class PlaceApi(IdempotentMixin, APIView):
@@ -71,11 +64,13 @@ class QuoteCreateApi(PlaceApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: QuoteSerializer,
-            400: _error("invalid_request: to or caller_id or record is not valid (param names it)."),
-            402: _error("insufficient_credits: the available balance does not buy the first billing increment."),
-            403: _error(f"{FORBIDDEN} spend_limit_exceeded: a daily cap or velocity limit; the message says when."),
-            404: _error("not_found: no rate for the number (param to), no such contact or caller ID."),
-            422: _error("destination_not_allowed: premium-rate, shared-cost, satellite or blocked (param to)."),
+            400: error_response("invalid_request: to or caller_id or record is not valid (param names it)."),
+            402: error_response(
+                "insufficient_credits: the available balance does not buy the first billing increment."
+            ),
+            403: error_response("spend_limit_exceeded: a daily cap or velocity limit; the message says when."),
+            404: error_response("not_found: no rate for the number (param to), no such contact or caller ID."),
+            422: error_response("destination_not_allowed: premium-rate, shared-cost, satellite or blocked (param to)."),
         },
     )
     def post(self, request):
@@ -118,12 +113,12 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: CallSerializer,
-            400: _error("idempotency_key_required; invalid_body."),
-            402: _error("insufficient_credits."),
-            403: _error(f"{FORBIDDEN} spend_limit_exceeded."),
-            404: _error("not_found: no such quote in this account and mode (param quote)."),
-            409: _error("quote_used (names the call); call_in_progress (names it)."),
-            410: _error("quote_expired (param quote)."),
+            400: error_response("idempotency_key_required; invalid_body."),
+            402: error_response("insufficient_credits."),
+            403: error_response("spend_limit_exceeded."),
+            404: error_response("not_found: no such quote in this account and mode (param quote)."),
+            409: error_response("quote_used (names the call); call_in_progress (names it)."),
+            410: error_response("quote_expired (param quote)."),
         },
     )
     def post(self, request):
@@ -145,7 +140,7 @@ class CallEndApi(PlaceApi):
         description="No body. A call that has already ended answers 200 unchanged.",
         request=None,
         parameters=[CALL_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
-        responses={200: CallSerializer, 403: _error(FORBIDDEN), 404: _error("not_found (param call_id).")},
+        responses={200: CallSerializer},
     )
     def post(self, request, call_id: str):
         call = services.call_end(principal=request.auth, call_id=call_id)

@@ -12,7 +12,7 @@ from apps.api_v1.public import has_scope
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 from apps.core.money import display
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
 
 from . import selectors, services, spoken
 from .models import QUOTE_PREFIX

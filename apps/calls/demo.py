@@ -17,14 +17,14 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 import phonenumbers
-from django.apps import apps as django_apps
 from django.conf import settings
 
 from apps.core.ids import BASE62, ID_LENGTH
 from apps.core.money import to_minor
 from apps.jobs.public import enqueue
-from apps.telephony import events as ev
-from apps.telephony.carriers import SIMULATED
+from apps.numbers.selectors import caller_id_default, voice_number_values
+from apps.telephony.public import SIMULATED
+from apps.telephony.public import events as ev
 
 from . import spoken
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
@@ -235,20 +235,14 @@ def _numbers_of(contact) -> list[str]:
 
 def _own_numbers(*, user, livemode: bool) -> dict:
     """The account's caller ID (outbound ``from``) and voice numbers (inbound ``to``), from the numbers
-    app's rows when it has seeded them (read through the app registry: no import of that app)."""
+    app's rows when it has seeded them."""
     own = {"caller_id": FALLBACK_CALLER_ID, "numbers": [FALLBACK_NUMBER]}
-    try:
-        number_model = django_apps.get_model("numbers", "Number")
-        caller_id_model = django_apps.get_model("numbers", "CallerId")
-    except LookupError:
-        return own
-    mine = {"user_id": user.pk, "livemode": livemode}
-    default = caller_id_model._default_manager.filter(**mine).order_by("-is_default", "created").first()
-    numbers = list(number_model._default_manager.filter(**mine, voice=True).values_list("number", flat=True))
+    default = caller_id_default(user=user, livemode=livemode)
+    numbers = voice_number_values(user=user, livemode=livemode)
     if default is not None:
         own["caller_id"] = default.number
     if numbers:
-        own["numbers"] = sorted(numbers)
+        own["numbers"] = numbers
     return own
 
 

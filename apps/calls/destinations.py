@@ -1,4 +1,4 @@
-"""Which numbers the service calls (docs/design.md, Phase 3; docs/calls.md "Destinations").
+"""Which numbers the service calls (docs/design.md "Quotes and callback calls").
 
 Refused: premium-rate and shared-cost numbers (as ``phonenumbers`` types them), the
 international networks +881, +882 and +883 (satellite and global services, billed at

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.api_v1.public import has_scope, page
 from apps.core.errors import ApiError
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
 
 from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status

@@ -132,8 +132,8 @@ class Call(models.Model):
             models.CheckConstraint(
                 condition=models.Q(per_minute_amount_decimal__gte=0), name="calls_call_rate_positive"
             ),
-            # One live callback per account and mode (docs/calls.md): placements are serialised on the
-            # balance row, and this index makes a second one impossible whatever the code path.
+            # One live callback per account and mode (docs/design.md "Quotes and callback calls"): placements
+            # are serialised on the balance row, and this index makes a second one impossible whatever the code path.
             models.UniqueConstraint(
                 fields=["user", "livemode"],
                 condition=models.Q(status__in=sorted(LIVE_STATUSES)) & ~models.Q(quote_id=""),

@@ -5,17 +5,16 @@ Every query starts from ``calls_of(principal)``: the principal's user and its
 other mode's call reads as absent. The principal's user may be a partial User
 (a cached credential's): only its primary key is used.
 
-Contact names come from the contacts app's table, read through the app
-registry (``django.apps.apps.get_model``) as a correlated subquery of the
-same statement: the calls app does not import the contacts app, and a page
-with names is still one statement.
+Contact names come from the contacts app's selectors (a named exception of
+.importlinter's ``resources-stay-in-their-lane``) as a correlated subquery of the
+same statement, so a page with names is still one statement.
 """
 
-from django.apps import apps as django_apps
-from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models import F, QuerySet
 
 from apps.accounts.selectors import sharing_get
 from apps.api_v1.public import Listing
+from apps.contacts.selectors import contact_name_of
 from apps.core.ids import id_pattern, is_id
 
 from .models import CALL_PREFIX, Call, Transcript
@@ -40,22 +39,6 @@ def _calls(livemode: bool, *, user_id) -> QuerySet[Call]:
     return Call.objects.filter(user_id=user_id, livemode=livemode)
 
 
-def contact_name_expression():
-    """The name of a call's contact, read in the call's own statement; null when none or gone.
-
-    The contact must be the same account's and mode's, so a stale or foreign id
-    never lends a name.
-    """
-    try:
-        contact_model = django_apps.get_model("contacts", "Contact")
-    except LookupError:  # contacts not installed: calls still list, without names
-        return Value(None, output_field=CharField())
-    contacts = contact_model._default_manager.filter(
-        pk=OuterRef("contact_id"), user_id=OuterRef("user_id"), livemode=OuterRef("livemode")
-    )
-    return Subquery(contacts.values("name")[:1], output_field=CharField())
-
-
 def _with_references(queryset: QuerySet[Call], *, transcripts: bool, contact_names: bool) -> QuerySet[Call]:
     if transcripts:
         # The expanded transcript comes in the same statement (a LEFT JOIN on its unique call_id).
@@ -64,7 +47,7 @@ def _with_references(queryset: QuerySet[Call], *, transcripts: bool, contact_nam
         # Only the transcript's id, for the unexpanded reference.
         queryset = queryset.annotate(transcript_ref=F("transcript__id"))
     if contact_names:
-        queryset = queryset.annotate(contact_name=contact_name_expression())
+        queryset = queryset.annotate(contact_name=contact_name_of())
     return queryset
 
 

@@ -24,9 +24,8 @@ from apps.core.phones import country_of, e164, parse_e164, readable
 from apps.core.sql import update_row_statement
 from apps.numbers.selectors import caller_id_list, is_caller_id_id
 from apps.rates.selectors import rate_for_number
-from apps.telephony import events as ev
-from apps.telephony.carriers import carrier_for
-from apps.telephony.carriers.base import CallbackRequest, CarrierRefused
+from apps.telephony.public import CallbackRequest, CarrierRefused, carrier_for
+from apps.telephony.public import events as ev
 
 from .destinations import destination_check
 from .limits import Price, credits_check, limits_check, longest_call, usage_annotations

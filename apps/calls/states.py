@@ -1,4 +1,4 @@
-"""The state machine of callback calls (docs/design.md, Phase 3; /docs/calls "States"): one table, one writer.
+"""The state machine of callback calls (docs/design.md "Quotes and callback calls"): one table, one writer.
 
 ``advance`` applies one event to a call in memory, by the table; ``call_change`` is the one
 writer of a call's state: it returns every write the change implies (the row, inserted when
@@ -24,7 +24,7 @@ from django.utils import timezone
 from apps.billing.holds import balance_lock, charge_build, hold_build, hold_release_statement
 from apps.core.phones import readable
 from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
-from apps.telephony import events as ev
+from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
 
 from .models import Call, Direction, EndReason, Status
@@ -42,7 +42,7 @@ class Transition:
     end_reason: str = ""
 
 
-# (from, event) -> (to, end_reason): the table of docs/calls.md, row by row.
+# (from, event) -> (to, end_reason): the table of docs/design.md "Quotes and callback calls", row by row.
 TRANSITIONS: dict[tuple[str, str], Transition] = {
     (S.QUEUED, ev.YOU_RINGING): Transition(S.RINGING_YOU),
     (S.QUEUED, ev.REFUSED): Transition(S.FAILED, R.FAILED),

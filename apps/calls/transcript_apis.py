@@ -12,7 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
+from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
 
@@ -24,10 +24,6 @@ from .transcripts import transcript_request
 LANGUAGE = re.compile(r"auto|[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}")
 MAX_LANGUAGE = 16
 FIELDS = frozenset({"language"})
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ERROR_REF, description=description)
 
 
 def parse_language(request) -> str:
@@ -85,13 +81,10 @@ class TranscriptRequestApi(IdempotentMixin, APIView):
         responses={
             200: TRANSCRIPT_RESPONSE,
             202: TRANSCRIPT_RESPONSE,
-            400: _error("idempotency_key_required; invalid_body; invalid_request (param language)."),
-            402: _error("insufficient_credits."),
-            403: _error(
-                "insufficient_scope: the credential lacks transcripts:read; forbidden: call summaries are off."
-            ),
-            404: _error("not_found (param call_id)."),
-            409: _error("call_not_ended; call_not_recorded."),
+            400: error_response("idempotency_key_required; invalid_body; invalid_request (param language)."),
+            402: error_response("insufficient_credits."),
+            403: error_response("forbidden: call summaries are off."),
+            409: error_response("call_not_ended; call_not_recorded."),
         },
     )
     def post(self, request, call_id: str):

@@ -22,9 +22,8 @@ from apps.core.errors import ApiError
 from apps.core.money import to_minor
 from apps.core.phones import readable
 from apps.core.sql import inserted, write_together
-from apps.telephony import events as ev
-from apps.telephony.carriers import carrier_for
-from apps.telephony.carriers.base import TranscriptionRequest
+from apps.telephony.public import TranscriptionRequest, carrier_for
+from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
 
 from .models import Call, Transcript, TranscriptFailure, TranscriptStatus

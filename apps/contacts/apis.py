@@ -1,9 +1,9 @@
 """GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (docs/design.md, Phase 2). Scope contacts:read."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 
@@ -17,11 +17,6 @@ TAGS = ["Contacts"]
 CONTACT_ID_PATTERN = id_pattern(CONTACT_ID_PREFIX)
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ERROR_REF, description=description)
-
-
-FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
 QUERY_PARAMETER = OpenApiParameter(
     "query",
     # No control characters: the input guard refuses them on every /v1 parameter (apps/core/inputs.py).
@@ -64,12 +59,7 @@ class ContactListApi(ResourceListApi):
         parameters=[QUERY_PARAMETER, *CURSOR_PARAMETERS],
         responses={
             200: ContactSerializer(many=True),
-            400: _error(
-                "invalid_request (param query): query empty, too long or of too many words; invalid_limit "
-                "(param limit); invalid_cursor (param starting_after or ending_before): not one of your "
-                "contacts, or both sent."
-            ),
-            403: FORBIDDEN,
+            400: error_response("invalid_request (param query): query empty, too long or of too many words."),
         },
     )
     def get(self, request):
@@ -95,14 +85,7 @@ class ContactDetailApi(ResourceApi):
                 description="The contact's id, ct_...",
             )
         ],
-        responses={
-            200: ContactSerializer,
-            403: FORBIDDEN,
-            404: _error(
-                "not_found (param contact_id): no such contact in this account and mode (another account's, "
-                "or the other mode's, reads as absent)."
-            ),
-        },
+        responses={200: ContactSerializer},
     )
     def get(self, request, contact_id: str):
         contact = selectors.contact_get(principal=request.auth, contact_id=contact_id)

@@ -4,7 +4,7 @@ from apps.api_v1.public import page
 from apps.core.echo import echoed
 from apps.core.phones import readable
 from apps.core.text import one_line
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS

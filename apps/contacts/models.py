@@ -1,7 +1,7 @@
 """The account's address book: contacts, their phone numbers, and the terms a search looks up.
 
-Other apps read a contact's name through ``apps.get_model("contacts", "Contact")``
-(``name``, ``user``, ``livemode``); keep those.
+Other apps read a contact's name through ``selectors.contact_name_of`` (a subquery of their
+own statement).
 """
 
 from django.conf import settings

@@ -3,7 +3,7 @@
 import json
 from dataclasses import dataclass
 
-from django.db.models import BooleanField, Expression, F, Prefetch, Q, QuerySet, Value
+from django.db.models import BooleanField, CharField, Expression, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
@@ -292,3 +292,13 @@ def contacts_by_ids(*, principal, ids: list[str]) -> list[Contact]:
             phone = ContactPhoneNumber(id=phone_id, contact_id=contact_id, number=number, label=label, country=country)
             getattr(contact, LISTED_NUMBERS).append(phone)
     return list(found.values())
+
+
+def contact_name_of(
+    *, contact_id: str = "contact_id", user_id: str = "user_id", livemode: str = "livemode"
+) -> Subquery:
+    """The name of the contact that a row of another app names, read in that row's own statement; null
+    when none or gone. The arguments name the outer row's fields; the contact must be the same
+    account's and mode's, so a stale or foreign id never lends a name."""
+    contacts = Contact.objects.filter(pk=OuterRef(contact_id), user_id=OuterRef(user_id), livemode=OuterRef(livemode))
+    return Subquery(contacts.values("name")[:1], output_field=CharField())

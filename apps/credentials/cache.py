@@ -33,14 +33,14 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from apps.core.ids import digest
-from apps.ratelimit import budgets as table
-from apps.ratelimit.limiter import subject_of
-from apps.ratelimit.services import (
+from apps.ratelimit.public import (
+    CredentialMiss,
     credential_store,
     ratelimit_cached_credential,
     ratelimit_class_and_cache,
+    subject_of,
 )
-from apps.ratelimit.stores.base import CredentialMiss
+from apps.ratelimit.public import budgets as table
 
 from .principal import Principal
 

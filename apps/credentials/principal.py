@@ -12,7 +12,7 @@ class Principal:
     is bound to (None for API keys, which only work on /v1).
     """
 
-    kind: str  # "api_key" | "oauth"
+    kind: str  # "api_key" | "oauth" | "session" (session_principal)
     user: object
     credential_id: str
     scopes: frozenset = field(default_factory=frozenset)
@@ -21,6 +21,12 @@ class Principal:
     resource: str | None = None
     client_id: str | None = None
     credential: object = None
+
+
+def session_principal(user, *, livemode: bool = True) -> Principal:
+    """The signed-in user as a caller of the selectors the API reads through (the dashboard's pages):
+    every scope of the account is theirs, so none is named, and no credential is spent."""
+    return Principal(kind="session", user=user, credential_id="session", livemode=livemode)
 
 
 def user_can_act(user) -> bool:

@@ -25,7 +25,7 @@ from django.utils.module_loading import import_string
 from apps.core.errors import ApiError
 from apps.core.ids import looks_like
 from apps.core.request_context import notes
-from apps.ratelimit.services import ratelimit_bearer_failure, ratelimit_class
+from apps.ratelimit.public import ratelimit_bearer_failure, ratelimit_class
 
 from . import cache as credential_cache
 from .challenges import KnownRevokedToken, invalid_token

@@ -15,7 +15,7 @@ import contextvars
 
 from django.db import transaction
 
-from apps.ratelimit.services import credential_cache_revoke
+from apps.ratelimit.public import credential_cache_revoke
 
 EVERYONE = None
 

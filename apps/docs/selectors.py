@@ -20,8 +20,7 @@ from apps.core.envelope import error_body
 from apps.core.errors import REGISTRY, ApiError
 from apps.core.middleware import DatabaseUnavailableMiddleware
 from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
-from apps.mcp_bridge.protocol import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
-from apps.mcp_bridge.registry import TOOLS
+from apps.mcp_bridge.public import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION, TOOLS
 from apps.oauth.client_metadata import DEFAULT_MAX_AGE_SECONDS, MAX_CLIENT_ID_LENGTH
 from apps.oauth.discovery import authorization_server_metadata, security_txt
 from apps.oauth.models import TRANSACTION_LIFETIME
@@ -30,8 +29,8 @@ from apps.oauth.registration.selectors import UNUSED_REGISTRATION_LIFETIME
 from apps.oauth.registration.services import REGISTRATION_CAP, REGISTRATION_CLOSED_RETRY_AFTER
 from apps.oauth.selectors import permitted_resources
 from apps.oauth.token import lifetimes, lockouts
-from apps.ratelimit import budgets
-from apps.ratelimit import conf as ratelimit_conf
+from apps.ratelimit.public import budgets
+from apps.ratelimit.public import conf as ratelimit_conf
 
 from . import errors as docs_errors
 
@@ -460,7 +459,7 @@ def webhook_facts() -> dict:
 def simulator_facts() -> dict:
     """The simulator's magic numbers for /docs/calls, from the very table it plays (apps/telephony/simulator.py)."""
     from apps.core.phones import readable
-    from apps.telephony import simulator
+    from apps.telephony.public import simulator
 
     def rows(behaviours, other):
         return [(readable(b.number) if b.number else "any other", b.says) for b in (*behaviours, other)]

@@ -11,8 +11,7 @@ from apps.credentials.header import bearer_from_header, malformed_header_message
 from apps.credentials.principal import Principal
 from apps.credentials.resolvers import resolve_bearer, resolver_for
 from apps.credentials.scopes import require
-from apps.ratelimit import budgets
-from apps.ratelimit.services import ratelimit_bearer_failure
+from apps.ratelimit.public import budgets, ratelimit_bearer_failure
 
 RESOURCE_PATH = "mcp"
 API_KEY_MESSAGE = (

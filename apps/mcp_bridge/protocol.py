@@ -34,7 +34,7 @@ from mcp_types import methods
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from apps.ratelimit.services import ratelimit_class
+from apps.ratelimit.public import ratelimit_class
 
 from . import registry
 from .access import require_scope

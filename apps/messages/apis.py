@@ -1,4 +1,4 @@
-"""GET /v1/messages and GET /v1/messages/{id} (DESIGN, Phase 3). Scope messages:read.
+"""GET /v1/messages and GET /v1/messages/{id} (docs/design.md, Phase 3). Scope messages:read.
 
 The message reads budget (docs/spec.md 8.1) replaces the reads budget on both, and each
 number read spends its own (apps/messages/reading.py).
@@ -8,10 +8,10 @@ import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
 from apps.core.phones import canonical_or_none
@@ -63,14 +63,10 @@ def one_cursor(params) -> str | None:
     return cursor if is_id(cursor, MESSAGE_PREFIX) else None
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ERROR_REF, description=description)
-
-
-FORBIDDEN = _error(
-    "insufficient_scope: the credential lacks messages:read, or asks for messages older than 60 minutes "
-    'without messages:history (WWW-Authenticate names the scope: scope="messages:history"). '
-    "number_not_opted_in (param number): the number's sharing switch is off; the message names the page."
+HISTORY_OR_SHARING_REFUSED = error_response(
+    "insufficient_scope: messages older than 60 minutes need messages:history (WWW-Authenticate names "
+    'the scope: scope="messages:history"). number_not_opted_in (param number): the number\'s sharing switch '
+    "is off; the message names the page."
 )
 NUMBER_PARAMETER = OpenApiParameter(
     "number",
@@ -122,13 +118,10 @@ class MessageListApi(ResourceListApi):
         parameters=LIST_PARAMETERS,
         responses={
             200: MessageSerializer(many=True),
-            400: _error(
-                "invalid_request: a filter is malformed (param names it); invalid_limit; invalid_cursor: a cursor "
-                "that is not a message you can read in this list, or both cursors."
-            ),
-            403: FORBIDDEN,
-            404: _error("not_found (param number): the number is not one of yours in this mode."),
-            429: _error("rate_limited: the message reads budget, or 10 reads a minute of one number."),
+            400: error_response("invalid_request: a filter is malformed (param names it)."),
+            403: HISTORY_OR_SHARING_REFUSED,
+            404: error_response("not_found (param number): the number is not one of yours in this mode."),
+            429: error_response("rate_limited: the message reads budget, or 10 reads a minute of one number."),
         },
     )
     def get(self, request):
@@ -184,9 +177,10 @@ class MessageDetailApi(ResourceApi):
         ],
         responses={
             200: MessageSerializer,
-            403: FORBIDDEN,
-            404: _error("not_found (param message_id): no such message in this account and mode."),
-            429: _error("rate_limited: the message reads budget, or 10 reads a minute of the message's number."),
+            403: HISTORY_OR_SHARING_REFUSED,
+            429: error_response(
+                "rate_limited: the message reads budget, or 10 reads a minute of the message's number."
+            ),
         },
     )
     def get(self, request, message_id: str):

@@ -9,7 +9,7 @@ a given ``rng`` and ``now``.
 
 from datetime import datetime, timedelta
 
-from django.apps import apps as django_apps
+from apps.numbers.selectors import sms_number_first
 
 from .models import Message
 from .services import message_build, messages_delete_all
@@ -39,14 +39,9 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 COUNTS = {True: (4, 24), False: (2, 8)}
 
 
-def first_sms_number(*, user, livemode: bool):
-    numbers = django_apps.get_model("numbers", "Number")._default_manager
-    return numbers.filter(user=user, livemode=livemode, sms=True, status="active").order_by("created", "id").first()
-
-
 def seed(*, user, livemode: bool, rng, now: datetime) -> list[Message]:
     """Replace the account's messages in ``livemode``; none when it has no SMS-capable number."""
-    number = first_sms_number(user=user, livemode=livemode)
+    number = sms_number_first(user=user, livemode=livemode)
     recent, older = COUNTS[livemode]
     moments = sorted(
         [now - timedelta(seconds=rng.randint(60, 55 * 60)) for _ in range(recent)]

@@ -1,4 +1,4 @@
-"""svc_read_messages (DESIGN, Phase 3): recent messages of one opted-in number, codes told only to the user.
+"""svc_read_messages (docs/design.md, Phase 3): recent messages of one opted-in number, codes told only to the user.
 
 It reads through the same rules, selectors and serializer as GET /v1/messages: the number
 must be the caller's and opted in, the window is at most 60 minutes (so messages:history
@@ -15,8 +15,8 @@ from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.core.request_context import current_request
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
-from apps.ratelimit.services import ratelimit_class
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.ratelimit.public import ratelimit_class
 
 from . import reading, selectors
 from .apis import parse_sender

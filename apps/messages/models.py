@@ -1,4 +1,4 @@
-"""SMS received on the account's numbers: a receive-only inbox (DESIGN, Phase 3).
+"""SMS received on the account's numbers: a receive-only inbox (docs/design.md, Phase 3).
 
 Rows are written by the carrier boundary when a message arrives (and by the
 simulator's ways in); this service never sends one. The one-time code a body

@@ -1,6 +1,6 @@
 """The rules of a message read, shared by GET /v1/messages and svc_read_messages.
 
-In DESIGN's order: a number not the caller's is not found; a number whose sharing
+In docs/design.md's order: a number not the caller's is not found; a number whose sharing
 switch is off is ``number_not_opted_in``; without ``messages:history`` only the last
 60 minutes are readable. Each number read spends its own budget (10 a minute, whoever
 reads it), and a read through an app or key that returned messages is an audit event.
@@ -16,7 +16,7 @@ from apps.audit.services import audit_record_all, audit_sensitive_event
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.credentials.challenges import www_authenticate
-from apps.ratelimit.services import ratelimit_numbers
+from apps.ratelimit.public import ratelimit_numbers
 
 from . import selectors
 

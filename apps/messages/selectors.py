@@ -5,9 +5,9 @@ the account's "read messages" consent and the number's own ``messages_opt_in``. 
 are read in the statement that reads the messages, so a switch turned off between a
 check and a page hides the page too (nothing is cached).
 
-Numbers and sharing settings are read through the app registry
-(``django.apps.apps.get_model``): this app imports neither the numbers app nor the
-accounts app's models. ``principal.user`` may be a partial User (a cached
+Numbers come from the numbers app's selectors and the account's switch from the accounts
+app's (a named exception of .importlinter's ``resources-stay-in-their-lane``), each as a
+query this module's statements extend. ``principal.user`` may be a partial User (a cached
 credential's): only its primary key is read.
 """
 
@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.apps import apps as django_apps
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
+from apps.accounts.selectors import message_reading_consented
 from apps.api_v1.public import Listing
 from apps.core.phones import canonical_or_none
+from apps.numbers.selectors import numbers_in_mode
 
 from .models import MESSAGE_PREFIX, Message
 
@@ -36,22 +37,10 @@ def is_message_id(value) -> bool:
     return isinstance(value, str) and value.startswith(MESSAGE_PREFIX) and _MESSAGE_ID.fullmatch(value) is not None
 
 
-def _number_model():
-    return django_apps.get_model("numbers", "Number")
-
-
-def _account_consents(user_ref):
-    """Whether the account's message-reading consent is on, as a subquery of the statement asking."""
-    sharing = django_apps.get_model("accounts", "SharingSettings")
-    return Exists(sharing._default_manager.filter(user_id=user_ref, message_reading=True))
-
-
 def numbers_of(principal) -> QuerySet:
     """The caller's numbers in the caller's mode, each with ``shared``: whether its messages may be read."""
-    return (
-        _number_model()
-        ._default_manager.filter(user_id=principal.user.pk, livemode=principal.livemode)
-        .annotate(account_consents=_account_consents(OuterRef("user_id")))
+    return numbers_in_mode(user_id=principal.user.pk, livemode=principal.livemode).annotate(
+        account_consents=message_reading_consented(OuterRef("user_id"))
     )
 
 
@@ -66,9 +55,9 @@ def number_shares_messages(*, user_id, livemode: bool, number_id) -> bool:
     if not isinstance(number_id, str) or _NUMBER_ID.fullmatch(number_id) is None:
         return False
     return (
-        _number_model()
-        ._default_manager.filter(pk=number_id, user_id=user_id, livemode=livemode, messages_opt_in=True)
-        .filter(_account_consents(OuterRef("user_id")))
+        numbers_in_mode(user_id=user_id, livemode=livemode)
+        .filter(pk=number_id, messages_opt_in=True)
+        .filter(message_reading_consented(OuterRef("user_id")))
         .exists()
     )
 
@@ -115,7 +104,7 @@ def numbers_shared(*, principal) -> list:
 
 def _shared() -> Q:
     # Both switches, read by the statement that reads the messages.
-    return Q(number__messages_opt_in=True) & Q(_account_consents(OuterRef("user_id")))
+    return Q(number__messages_opt_in=True) & Q(message_reading_consented(OuterRef("user_id")))
 
 
 def _listed(
@@ -214,7 +203,7 @@ def message_get(*, principal, message_id: str) -> Message | None:
     return (
         Message.objects.filter(user_id=principal.user.pk, livemode=principal.livemode, pk=message_id)
         .select_related("number")
-        .annotate(account_consents=_account_consents(OuterRef("user_id")))
+        .annotate(account_consents=message_reading_consented(OuterRef("user_id")))
         .first()
     )
 

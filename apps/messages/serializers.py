@@ -1,4 +1,4 @@
-"""The ``message`` object (DESIGN, Phase 3), for REST and MCP alike.
+"""The ``message`` object (docs/design.md, Phase 3), for REST and MCP alike.
 
 ``to_representation`` builds the object directly; the declared fields document it
 in the OpenAPI document.

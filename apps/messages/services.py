@@ -8,15 +8,15 @@ data): the code a body carries is found here, once.
 import logging
 from datetime import datetime, timedelta
 
-from django.apps import apps as django_apps
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from apps.core.ids import is_id
 from apps.core.phones import canonical_or_none
-from apps.telephony import events as ev
-from apps.telephony.carriers import carrier_for
+from apps.numbers.selectors import sms_numbers_in_service
+from apps.telephony.public import carrier_for
+from apps.telephony.public import events as ev
 
 from .codes import detect_code
 from .models import MAX_BODY, Message
@@ -102,11 +102,8 @@ def message_arrive(*, number, sender: str, body: str, at: datetime | None = None
 def message_apply_carrier_event(event: ev.CarrierEvent) -> Message | None:
     """The receiver of the carrier's message events: the number it names (our id, or its E.164 among
     the active SMS numbers of that mode) gets the message; an unknown number's is logged and dropped."""
-    numbers = django_apps.get_model("numbers", "Number")._default_manager.filter(
-        livemode=event.livemode, sms=True, status="active"
-    )
     named = {"pk": event.subject} if is_id(event.subject, "num_") else {"number": event.subject}
-    number = numbers.filter(**named).order_by("created", "id").first()
+    number = sms_numbers_in_service(livemode=event.livemode).filter(**named).first()
     if number is None:
         logger.warning("inbound message for a number not in service dropped (%s)", "live" if event.livemode else "test")
         return None

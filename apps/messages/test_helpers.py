@@ -4,13 +4,13 @@ Like Stripe's test helpers: a test-mode key only (a live credential is 403 ``for
 and the message goes through the carrier boundary, as a carrier's does (``services.message_arrive``).
 """
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.public import ERROR_REF, IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin
+from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -56,12 +56,11 @@ class TestMessageApi(IdempotentMixin, APIView):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: MessageSerializer,
-            400: OpenApiResponse(
-                ERROR_REF,
-                description="invalid_request: number, from or body missing or malformed, or the number takes no SMS.",
+            400: error_response(
+                "invalid_request: number, from or body missing or malformed, or the number takes no SMS."
             ),
-            403: OpenApiResponse(ERROR_REF, description="forbidden: a live-mode credential."),
-            404: OpenApiResponse(ERROR_REF, description="not_found (param number): not one of your test numbers."),
+            403: error_response("forbidden: a live-mode credential."),
+            404: error_response("not_found (param number): not one of your test numbers."),
         },
     )
     def post(self, request):

@@ -1,9 +1,9 @@
 """GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (docs/design.md, Phase 2). Scope numbers:read."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 
@@ -14,17 +14,6 @@ from .serializers import CallerIdSerializer, NumberSerializer
 SCOPE = "numbers:read"
 NUMBERS_TAGS = ["Numbers"]
 NUMBER_ID_PATTERN = id_pattern(NUMBER_ID_PREFIX)
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ERROR_REF, description=description)
-
-
-FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed.")
-LIST_ERRORS = _error(
-    "invalid_limit (param limit); invalid_cursor (param starting_after or ending_before): not an object of "
-    "this list, or both sent."
-)
 
 
 class NumberListApi(ResourceListApi):
@@ -39,7 +28,7 @@ class NumberListApi(ResourceListApi):
         summary="List your virtual numbers, newest first",
         description="Every number the account rents or rented (status active or canceled), in the credential's mode.",
         parameters=cursor_parameters(prefix=NUMBER_ID_PREFIX, format="number-id", objects="numbers"),
-        responses={200: NumberSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
+        responses={200: NumberSerializer(many=True)},
     )
     def get(self, request):
         return self.list(selectors.number_list(principal=request.auth), NumberSerializer)
@@ -63,14 +52,7 @@ class NumberDetailApi(ResourceApi):
                 description="The number's id, num_...",
             )
         ],
-        responses={
-            200: NumberSerializer,
-            403: FORBIDDEN,
-            404: _error(
-                "not_found (param number_id): no such number in this account and mode (another account's, "
-                "or the other mode's, reads as absent)."
-            ),
-        },
+        responses={200: NumberSerializer},
     )
     def get(self, request, number_id: str):
         number = selectors.number_get(principal=request.auth, number_id=number_id)
@@ -93,7 +75,7 @@ class CallerIdListApi(ResourceListApi):
             "The numbers the account has verified it holds and may show when it calls; at most one is the default."
         ),
         parameters=cursor_parameters(prefix=CALLER_ID_PREFIX, format="caller-id-id", objects="caller IDs"),
-        responses={200: CallerIdSerializer(many=True), 400: LIST_ERRORS, 403: FORBIDDEN},
+        responses={200: CallerIdSerializer(many=True)},
     )
     def get(self, request):
         return self.list(selectors.caller_id_list(principal=request.auth), CallerIdSerializer)

@@ -3,7 +3,7 @@
 from babel import Locale
 
 from apps.core.phones import country_name, readable
-from apps.mcp_bridge.registry import ToolSpec, register
+from apps.mcp_bridge.public import ToolSpec, register
 
 from . import selectors
 from .models import NumberStatus

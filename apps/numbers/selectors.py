@@ -44,3 +44,31 @@ def number_list_for_sharing(*, user, livemode: bool | None = None) -> list[Numbe
     if livemode is not None:
         numbers = numbers.filter(livemode=livemode)
     return list(numbers.order_by("-livemode", "created", "id"))
+
+
+def numbers_in_mode(*, user_id, livemode: bool) -> QuerySet[Number]:
+    """The account's numbers of every status in one mode, for reads that hold a user id rather than a
+    principal (another app's statement may annotate or filter it further)."""
+    return Number.objects.filter(user_id=user_id, livemode=livemode)
+
+
+def sms_numbers_in_service(*, livemode: bool) -> QuerySet[Number]:
+    """Every account's active SMS numbers of one mode, oldest first: where an inbound message may land."""
+    return Number.objects.filter(livemode=livemode, sms=True, status=NumberStatus.ACTIVE).order_by("created", "id")
+
+
+def sms_number_first(*, user, livemode: bool) -> Number | None:
+    """The account's oldest active SMS number in ``livemode``; None when it has none."""
+    return sms_numbers_in_service(livemode=livemode).filter(user_id=user.pk).first()
+
+
+def caller_id_default(*, user, livemode: bool) -> CallerId | None:
+    """The account's default caller ID in ``livemode`` (the oldest when none is marked); None when it has none."""
+    return CallerId.objects.filter(user_id=user.pk, livemode=livemode).order_by("-is_default", "created").first()
+
+
+def voice_number_values(*, user, livemode: bool) -> list[str]:
+    """The E.164 forms of the account's voice numbers in ``livemode``, sorted."""
+    return sorted(
+        numbers_in_mode(user_id=user.pk, livemode=livemode).filter(voice=True).values_list("number", flat=True)
+    )

@@ -62,7 +62,7 @@ def authorization_server_metadata() -> dict:
 
 class AuthorizationServerMetadataView(View):
     """RFC 8414. DOT's view derives the issuer and endpoints from the request and its
-    own URL names; ours are fixed by SPEC, so only DOT's settings and filters are reused."""
+    own URL names; ours are fixed by docs/spec.md, so only DOT's settings and filters are reused."""
 
     http_method_names = ["get", "head", "options"]
 

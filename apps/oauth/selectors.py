@@ -3,7 +3,7 @@
 from django.conf import settings
 
 from apps.core.ids import digest, looks_like
-from apps.ratelimit.exceptions import LimiterUnavailable
+from apps.ratelimit.public import LimiterUnavailable
 
 from .models import AccessToken, Application, ConsentTransaction
 from .redirects import redirect_uri_matches

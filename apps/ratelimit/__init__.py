@@ -1,4 +1,4 @@
-"""Rate limiting and lockouts (SPEC section 8).
+"""Rate limiting and lockouts (docs/spec.md section 8).
 
 Budgets: ``budgets.py`` (the one table). Arithmetic: ``gcra.py``, mirrored by
 the Redis Lua script; stores behind ``stores.base.Store``. Public calls, one

@@ -1,9 +1,9 @@
 """GET /v1/rates?to=: what a call to a number or a country costs (docs/design.md, Phase 2)."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ERROR_REF, ResourceApi
+from apps.api_v1.public import ResourceApi, error_response
 from apps.core.phones import from_query
 
 from .selectors import MAX_QUERY, rate_quote
@@ -46,24 +46,12 @@ class RateApi(ResourceApi):
         parameters=[TO_PARAMETER],
         responses={
             200: RateSerializer,
-            400: OpenApiResponse(
-                response=ERROR_REF,
-                description=(
-                    "invalid_request, param to: to is missing, longer than "
-                    f"{MAX_QUERY} characters, not a possible E.164 number, not a country, or a name that "
-                    "matches several countries (the message names them). Also invalid_version, token_in_query."
-                ),
+            400: error_response(
+                "invalid_request, param to: to is missing, longer than "
+                f"{MAX_QUERY} characters, not a possible E.164 number, not a country, or a name that "
+                "matches several countries (the message names them). Also invalid_version, token_in_query."
             ),
-            403: OpenApiResponse(
-                response=ERROR_REF,
-                description=(
-                    f"insufficient_scope: the credential lacks {SCOPE} (see WWW-Authenticate); or ip_not_allowed."
-                ),
-            ),
-            404: OpenApiResponse(
-                response=ERROR_REF,
-                description="not_found, param to: the rate deck has no price for the number or country.",
-            ),
+            404: error_response("not_found, param to: the rate deck has no price for the number or country."),
         },
     )
     def get(self, request):

@@ -3,7 +3,7 @@
 from apps.core.errors import ApiError
 from apps.core.money import display, to_minor
 from apps.core.phones import readable
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
 
 from .selectors import MAX_QUERY, RateQuote, rate_quote
 from .serializers import RateSerializer

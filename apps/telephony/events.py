@@ -17,7 +17,7 @@ from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
-# The call family: one kind per row of the transitions table (docs/calls.md).
+# The call family: one kind per row of the transitions table (docs/design.md "Quotes and callback calls").
 CALL = "call"
 YOU_RINGING = "you_ringing"  # the carrier rings your phone
 REFUSED = "refused"  # the carrier refuses the call before ringing anyone

@@ -1,5 +1,5 @@
-"""The simulator's magic numbers (docs/calls.md, like Twilio's test numbers): one table, read by the
-simulated carrier that plays it and by the docs page that lists it.
+"""The simulator's magic numbers (docs/design.md "The carrier boundary", like Twilio's test numbers): one
+table, read by the simulated carrier that plays it and by the docs page that lists it.
 
 Each script is a list of ``Step(after, kind)``: ``after`` seconds after the previous step,
 an event of the call family. Your number plays first (it rings, you answer and press 1 or
@@ -71,7 +71,7 @@ def transcript_text(*, subject: str, to: str) -> dict:
     }
 
 
-# An inbound SMS from this sender carries this body (docs/calls.md).
+# An inbound SMS from this sender carries this body (the docs page /docs/calls shows both).
 CODE_SENDER = "+12025550150"
 CODE_BODY = "Your Demo code is 123456.\n\n@demo.example #123456"
 

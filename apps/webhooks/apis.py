@@ -16,15 +16,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.api_v1.public import (
-    ERROR_REF,
     IDEMPOTENCY_PARAMETER,
     HasScope,
     IdempotentMixin,
     ResourceApi,
     ResourceListApi,
+    error_response,
 )
 from apps.core.errors import ApiError
-from apps.ratelimit import budgets
+from apps.ratelimit.public import budgets
 
 from . import delivery as deliveries
 from . import events as types
@@ -37,16 +37,8 @@ ENDPOINT_TAGS = ["Webhook endpoints"]
 EVENT_TAGS = ["Events"]
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ERROR_REF, description=description)
-
-
 def _object(description: str) -> OpenApiResponse:
     return OpenApiResponse(response=OpenApiTypes.OBJECT, description=description)
-
-
-FORBIDDEN = _error(f"insufficient_scope: the credential lacks {SCOPE}.")
-NOT_FOUND = _error("not_found: no such endpoint in this account and mode.")
 
 
 def _body(request) -> dict:
@@ -110,7 +102,7 @@ class WebhookEndpointListApi(ResourceListApi):
         operation_id="list_webhook_endpoints",
         tags=ENDPOINT_TAGS,
         summary="List the account's webhook endpoints in this mode, newest first",
-        responses={200: _object("A list of webhook_endpoint objects (secret null)."), 403: FORBIDDEN},
+        responses={200: _object("A list of webhook_endpoint objects (secret null).")},
     )
     def get(self, request):
         paginator = self.pagination_class()
@@ -129,12 +121,11 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: _object("The webhook_endpoint, with its secret."),
-            400: _error(
+            400: error_response(
                 "invalid_url (param url); invalid_request (param url, enabled_events, description or an unknown "
                 "field): a type unknown, listed twice, or beyond the credential's scopes."
             ),
-            403: FORBIDDEN,
-            409: _error("webhook_endpoint_limit: already 16 endpoints in this account and mode."),
+            409: error_response("webhook_endpoint_limit: already 16 endpoints in this account and mode."),
         },
     )
     def post(self, request):
@@ -149,7 +140,7 @@ class WebhookEndpointDetailApi(ResourceApi):
         operation_id="retrieve_webhook_endpoint",
         tags=ENDPOINT_TAGS,
         summary="Read one webhook endpoint",
-        responses={200: _object("The webhook_endpoint (secret null)."), 403: FORBIDDEN, 404: NOT_FOUND},
+        responses={200: _object("The webhook_endpoint (secret null).")},
     )
     def get(self, request, endpoint_id: str):
         return Response(endpoint_payload(_endpoint_or_404(request, endpoint_id)))
@@ -166,9 +157,9 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint."),
-            400: _error("invalid_url (param url); invalid_request (param enabled_events, description, disabled)."),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            400: error_response(
+                "invalid_url (param url); invalid_request (param enabled_events, description, disabled)."
+            ),
         },
     )
     def post(self, request, endpoint_id: str):
@@ -183,8 +174,6 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object('{"id", "object": "webhook_endpoint", "deleted": true}'),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
         },
     )
     def delete(self, request, endpoint_id: str):
@@ -203,9 +192,7 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint with its new secret and previous_secret_expires_at."),
-            400: _error("invalid_request (param expires_in): not a whole number from 0 to 604800."),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            400: error_response("invalid_request (param expires_in): not a whole number from 0 to 604800."),
         },
     )
     def post(self, request, endpoint_id: str):
@@ -225,9 +212,7 @@ class WebhookEndpointTestApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The ping event, on its way."),
-            400: _error("invalid_request: the endpoint is disabled."),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            400: error_response("invalid_request: the endpoint is disabled."),
         },
     )
     def post(self, request, endpoint_id: str):
@@ -246,9 +231,7 @@ class WebhookDeliveryListApi(ResourceListApi):
         parameters=[OpenApiParameter("status", str, enum=[s.value for s in DeliveryStatus])],
         responses={
             200: _object("A list of webhook_delivery objects."),
-            400: _error("invalid_request (param status)."),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            400: error_response("invalid_request (param status)."),
         },
     )
     def get(self, request, endpoint_id: str):
@@ -293,8 +276,7 @@ class EventListApi(ResourceListApi):
         ],
         responses={
             200: _object("A list of event objects."),
-            400: _error("invalid_request (param type or created[gte])."),
-            403: FORBIDDEN,
+            400: error_response("invalid_request (param type or created[gte])."),
         },
     )
     def get(self, request):
@@ -321,7 +303,7 @@ class EventDetailApi(ResourceApi):
         operation_id="retrieve_event",
         tags=EVENT_TAGS,
         summary="Read one event",
-        responses={200: _object("The event."), 403: FORBIDDEN, 404: _error("not_found: no such event.")},
+        responses={200: _object("The event.")},
     )
     def get(self, request, event_id: str):
         return Response(event_payload(_event_or_404(request, event_id)))
@@ -336,9 +318,8 @@ class EventRedeliverApi(_WebhookActionApi):
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The webhook_delivery, pending."),
-            400: _error("invalid_request (param endpoint): missing, disabled, or not subscribed to the type."),
-            403: FORBIDDEN,
-            404: _error("not_found (param event_id or endpoint)."),
+            400: error_response("invalid_request (param endpoint): missing, disabled, or not subscribed to the type."),
+            404: error_response("not_found (param endpoint): no such endpoint in this account and mode."),
         },
     )
     def post(self, request, event_id: str):

@@ -1,9 +1,7 @@
 """What other apps may use of webhooks: publish an event, add a condition to a type, list a connection's endpoints.
 
-The Connected apps page (apps.oauth) shows each app's endpoints through the template library
-``webhook_endpoints`` (apps/webhooks/templatetags) rather than this module: the authorization
-server imports nothing that reaches /v1 (import contract ``authorization-server``), and this
-module does, through ``publish``.
+The Connected apps page (apps/dashboard) lists each app's endpoints with
+``endpoints_by_connection``; the authorization server itself imports nothing of webhooks.
 
 A resource app publishes in its own transaction, so an event exists exactly when
 the change that causes it commits::

@@ -15,6 +15,7 @@ from tests.support.credentials import cached_key_secret
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import install_fake_tokens
+from tests.support.openapi import openapi_document
 from tests.support.routes import app_examples, examples, resource_routes
 from tests.support.scopes import challenge
 
@@ -86,10 +87,7 @@ def test_an_oauth_token_for_v1_needs_the_scope_too(route, asked, user, settings)
 
 @pytest.fixture(scope="module")
 def document(django_db_blocker):
-    with django_db_blocker.unblock():
-        response = Client().get("/v1/openapi.json")
-    assert response.status_code == 200
-    return response.json()
+    return openapi_document(django_db_blocker)
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=ids(ROUTES))

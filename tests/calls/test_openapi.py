@@ -22,20 +22,16 @@ def parameters(operation) -> dict:
     return {p["name"]: p for p in operation["parameters"]}
 
 
-def test_both_operations_are_documented_with_their_scope(document):
+def test_both_operations_are_documented_with_the_expansions_refusals(document):
+    # Scope, security and the framework's errors are tests/api_v1/test_resource_routes.py's and
+    # test_openapi_errors.py's; the expansions' own refusals are this app's.
     listing = document["paths"]["/v1/calls"]["get"]
     detail = document["paths"]["/v1/calls/{call_id}"]["get"]
     assert listing["operationId"] == "list_calls"
     assert detail["operationId"] == "retrieve_call"
     for operation in (listing, detail):
-        assert operation["security"] == [{"bearer": ["calls:read"]}, {"oauth2": ["calls:read"]}]
-        for status in ("400", "401", "403", "429"):
-            assert operation["responses"][status]["content"]["application/json"]["schema"] == {
-                "$ref": "#/components/schemas/Error"
-            }
-    assert "forbidden" in listing["responses"]["403"]["description"]
-    assert "insufficient_scope" in detail["responses"]["403"]["description"]
-    assert "not_found" in detail["responses"]["404"]["description"]
+        assert "transcripts:read, contacts:read; param expand" in operation["responses"]["403"]["description"]
+        assert "forbidden: expand[]=transcript" in operation["responses"]["403"]["description"]
 
 
 def test_list_parameters(document):

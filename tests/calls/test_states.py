@@ -1,4 +1,5 @@
-"""The transitions table of docs/calls.md, row by row, applied through the one service; and the simulator's numbers."""
+"""The transitions table of docs/design.md "Quotes and callback calls", row by row, applied through the one
+service; and the simulator's numbers."""
 
 from datetime import timedelta
 

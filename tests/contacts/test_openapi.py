@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tests.support.openapi import openapi_document
+
 from .factories import make_contact
 
 pytestmark = pytest.mark.django_db
@@ -14,12 +16,7 @@ DETAIL = "/v1/contacts/{contact_id}"
 
 @pytest.fixture(scope="module")
 def document(django_db_blocker):
-    from django.test import Client
-
-    with django_db_blocker.unblock():
-        response = Client().get("/v1/openapi.json")
-    assert response.status_code == 200
-    return response.json()
+    return openapi_document(django_db_blocker)
 
 
 def params(operation) -> dict:
@@ -68,9 +65,7 @@ def test_the_list_and_its_parameters(document):
         assert p[cursor]["schema"] == {"type": "string", "format": "contact-id"}
         assert "ct_" in p[cursor]["description"] and "name order" in p[cursor]["description"]
     assert "ordered by name" in operation["description"]
-    errors = operation["responses"]["400"]["description"]
-    for named in ("invalid_request (param query)", "invalid_limit", "invalid_cursor"):
-        assert named in errors
+    assert "invalid_request (param query)" in operation["responses"]["400"]["description"]
 
 
 def test_the_path_id(document, user):
@@ -78,4 +73,3 @@ def test_the_path_id(document, user):
     path_id = params(operation)["contact_id"]
     assert path_id["in"] == "path" and path_id["required"] is True
     assert re.fullmatch(path_id["schema"]["pattern"], make_contact(user).id)
-    assert "not_found (param contact_id)" in operation["responses"]["404"]["description"]

@@ -97,7 +97,7 @@ def test_each_envelope_code_has_a_row_with_its_status_type_and_guidance(rows):
 
 
 def test_the_contract_statuses_match_the_page(rows):
-    """Spot the registry against SPEC 7.2's own status column, through the page."""
+    """Spot the registry against docs/spec.md 7.2's own status column, through the page."""
     from .contract import section
 
     for line in section("7.2").splitlines():

@@ -1,5 +1,5 @@
 """Messages read through an app or key are audit events, shown on Activity ("read 2 messages of
-+44 20 7183 8750"; DESIGN, Phase 3). Ids and counts only: a body or a code never reaches the log."""
++44 20 7183 8750"; docs/design.md, Phase 3). Ids and counts only: a body or a code never reaches the log."""
 
 import pytest
 

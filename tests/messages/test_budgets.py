@@ -1,5 +1,5 @@
-"""Budgets (DESIGN, Phase 3): "SPEC 8.1 message reads plus 10/min per number, for REST and the tool
-alike (the tool's refusal is the same HTTP 429 envelope, as SPEC 7.4 puts 429 at the HTTP level)"."""
+"""Budgets (docs/design.md, Phase 3): "docs/spec.md 8.1 message reads plus 10/min per number, for REST and the tool
+alike (the tool's refusal is the same HTTP 429 envelope, as docs/spec.md 7.4 puts 429 at the HTTP level)"."""
 
 import pytest
 

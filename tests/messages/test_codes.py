@@ -1,6 +1,6 @@
 """One-time codes: "the origin-bound last line (``@example.com #747723``, WICG) first, then 4 to 8
 digits next to a code word (code, OTP, passcode, PIN, verification, and the same in the demo
-languages); ``domain`` is null unless the message names one" (DESIGN, Phase 3)."""
+languages); ``domain`` is null unless the message names one" (docs/design.md, Phase 3)."""
 
 import pytest
 

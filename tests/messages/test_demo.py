@@ -1,4 +1,4 @@
-"""seed_demo's messages (DESIGN, Phase 3): "messages in both modes on the account's first SMS-capable
+"""seed_demo's messages (docs/design.md, Phase 3): "messages in both modes on the account's first SMS-capable
 number (a few in the last hour, more over the last days, codes among them) and leaves every sharing
 switch off. A phone number belongs to one account in each mode: seed_demo draws numbers that no other
 account holds"."""

@@ -1,4 +1,4 @@
-"""svc_read_messages (DESIGN, Phase 3): input ``number`` (required unless exactly one number is opted
+"""svc_read_messages (docs/design.md, Phase 3): input ``number`` (required unless exactly one number is opted
 in; otherwise an ``isError`` result listing them), ``window_minutes`` (1-60, default 15), ``from``,
 ``limit`` (1-10, default 5); output ``messages`` (id, from, created, body, one_time_code), ``has_more``,
 ``spoken``. "Its description and every ``spoken`` line with a code say: tell it only to the user;

@@ -1,4 +1,4 @@
-"""GET /v1/messages and /v1/messages/{id} (DESIGN, Phase 3: "Messages (receive-only inbox)").
+"""GET /v1/messages and /v1/messages/{id} (docs/design.md, Phase 3: "Messages (receive-only inbox)").
 
 "A ``message``: ``{"id":"msg_...","object":"message","direction":"inbound","number":"num_...","to",
 "from","body","num_segments","one_time_code":{"code","domain"}|null,"created","livemode"}``."

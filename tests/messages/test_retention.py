@@ -1,4 +1,4 @@
-"""Retention (DESIGN, Phase 3): "Kept 30 days (``MESSAGE_RETENTION_DAYS``, purged by a management
+"""Retention (docs/design.md, Phase 3): "Kept 30 days (``MESSAGE_RETENTION_DAYS``, purged by a management
 command)", run daily by the worker as durable work."""
 
 from datetime import UTC, datetime, timedelta

@@ -1,4 +1,4 @@
-"""The sharing page says what each switch now gates (DESIGN, Phase 3)."""
+"""The sharing page says what each switch now gates (docs/design.md, Phase 3)."""
 
 import pytest
 

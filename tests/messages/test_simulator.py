@@ -1,4 +1,4 @@
-"""The simulator's ways in (DESIGN, Phase 3): the test helper ``POST /v1/test_helpers/messages``
+"""The simulator's ways in (docs/design.md, Phase 3): the test helper ``POST /v1/test_helpers/messages``
 ``{number, from, body}`` ("a test-mode key; a live credential gets 403 ``forbidden``; 201 with the
 message") and ``manage.py sim_sms --email E --number +E164 --from F --body B [--ago SECONDS] [--test]``."""
 

@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tests.support.openapi import openapi_document
+
 from .factories import make_number
 
 pytestmark = pytest.mark.django_db
@@ -15,12 +17,7 @@ CALLER_IDS = "/v1/caller_ids"
 
 @pytest.fixture(scope="module")
 def document(django_db_blocker):
-    from django.test import Client
-
-    with django_db_blocker.unblock():
-        response = Client().get("/v1/openapi.json")
-    assert response.status_code == 200
-    return response.json()
+    return openapi_document(django_db_blocker)
 
 
 def params(operation) -> dict:
@@ -91,8 +88,6 @@ def test_the_lists_and_their_parameters(document, path, format, prefix):
     for cursor in ("starting_after", "ending_before"):
         assert p[cursor]["schema"] == {"type": "string", "format": format}
         assert prefix in p[cursor]["description"]
-    errors = operation["responses"]["400"]["description"]
-    assert "invalid_limit" in errors and "invalid_cursor" in errors
 
 
 def test_the_path_id(document, user):
@@ -100,4 +95,3 @@ def test_the_path_id(document, user):
     path_id = params(operation)["number_id"]
     assert path_id["in"] == "path" and path_id["required"] is True
     assert re.fullmatch(path_id["schema"]["pattern"], make_number(user).id)
-    assert "not_found (param number_id)" in operation["responses"]["404"]["description"]

@@ -63,7 +63,7 @@ from . import apis
 urlpatterns = [path("voicemails", apis.VoicemailListApi.as_view(), name="v1-voicemails")]
 """,
     "mcp_tools.py": """
-from apps.mcp_bridge.registry import ToolSpec, register
+from apps.mcp_bridge.public import ToolSpec, register
 
 from .selectors import voicemail_list
 

@@ -9,9 +9,9 @@ from oauth2_provider.cimd import CIMDError, is_cimd_client_id
 from oauth2_provider.models import get_application_model
 from oauth2_provider.settings import oauth2_settings
 
-from apps.ratelimit import budgets
-from apps.ratelimit.exceptions import RateLimited
-from apps.ratelimit.services import (
+from apps.ratelimit.public import (
+    RateLimited,
+    budgets,
     ratelimit_document_fetch,
     ratelimit_document_fetch_failed,
     ratelimit_in_flight,

@@ -11,6 +11,4 @@ from . import views
 urlpatterns = [
     path("api/oauth/connections", views.ConnectionListApi.as_view(), name="oauth-connections"),
     path("api/oauth/connections/<path:client_id>", views.ConnectionApi.as_view(), name="oauth-connection"),
-    path("settings/connected-apps", views.connected_apps_page, name="connected-apps-page"),
-    path("settings/connected-apps/disconnect", views.disconnect_form, name="connected-apps-disconnect"),
 ]

@@ -13,7 +13,7 @@
 import logging
 
 from apps.core.ids import digest
-from apps.ratelimit.services import (
+from apps.ratelimit.public import (
     ratelimit_count,
     ratelimit_exchange_failed,
     ratelimit_exchange_succeeded,

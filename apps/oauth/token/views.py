@@ -17,8 +17,7 @@ from oauth2_provider.views.mixins import OAuthLibMixin
 from apps.core.envelope import oauth_error_response
 from apps.core.middleware import is_database_outage
 from apps.core.request_context import notes
-from apps.ratelimit.exceptions import LimiterUnavailable, RateLimited
-from apps.ratelimit.middleware import render as render_refusal
+from apps.ratelimit.public import LimiterUnavailable, RateLimited, render_refusal
 
 from . import lockouts
 from .issuing import exchange_transaction

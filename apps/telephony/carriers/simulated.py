@@ -1,4 +1,4 @@
-"""The simulated carrier: the default, and always test mode's (docs/calls.md "The simulator").
+"""The simulated carrier: the default, and always test mode's (docs/design.md "The carrier boundary").
 
 It calls nobody. Placing a callback writes the events of its script (``simulator.py``) as
 durable work due at their times, in the placing transaction; the worker delivers each when

@@ -2,7 +2,6 @@
 
 from datetime import timedelta
 
-from django.apps import apps as django_apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -13,6 +12,7 @@ from apps.messages.apis import _SENDER
 from apps.messages.models import MAX_BODY, MAX_SENDER
 from apps.messages.serializers import message_data
 from apps.messages.services import message_arrive
+from apps.numbers.selectors import numbers_in_mode
 
 
 class Command(BaseCommand):
@@ -40,8 +40,8 @@ class Command(BaseCommand):
             raise CommandError(f"--body must be 1 to {MAX_BODY} characters.")
         if ago < 0:
             raise CommandError("--ago is a number of seconds in the past, 0 or more.")
-        numbers = django_apps.get_model("numbers", "Number")._default_manager
-        row = numbers.filter(user=user, livemode=not test, number=e164).order_by("created", "id").first()
+        numbers = numbers_in_mode(user_id=user.pk, livemode=not test)
+        row = numbers.filter(number=e164).order_by("created", "id").first()
         if row is None:
             raise CommandError(f"{e164} is not one of this account's {'test' if test else 'live'} numbers.")
         if not row.sms:

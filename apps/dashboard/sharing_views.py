@@ -1,3 +1,5 @@
+"""The sharing page: the account's switches and each number's message-reading switch."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -5,11 +7,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from apps.accounts.security import sharing_update
+from apps.accounts.selectors import sharing_get
 from apps.numbers.selectors import number_list_for_sharing
 from apps.numbers.services import NumberNotFound, number_set_messages_opt_in
-
-from .security import sharing_update
-from .selectors import sharing_get
 
 # More than any account rents; bounds the work one form post can ask for.
 MAX_NUMBERS_PER_POST = 200

@@ -10,11 +10,10 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from apps.billing import selectors
+from apps.billing.serializers import is_low
 from apps.core.money import display
-from apps.credentials.principal import Principal
-
-from . import selectors
-from .serializers import is_low
+from apps.credentials.principal import session_principal
 
 RECENT = 20
 
@@ -24,7 +23,7 @@ RECENT = 20
 @login_required
 def billing_page(request):
     # The same selectors as the API, for the account's live mode.
-    principal = Principal(kind="session", user=request.user, credential_id="session", livemode=True)
+    principal = session_principal(request.user, livemode=True)
     balance = selectors.balance_get(principal=principal)
     rows = list(selectors.balance_transaction_list(principal=principal).queryset().order_by("-created", "-id")[:RECENT])
     return render(

@@ -1,14 +1,15 @@
+"""The signed-in home page."""
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
+from apps.accounts.selectors import sharing_get
 from apps.billing.selectors import balance_get
 from apps.core.money import display
-from apps.credentials.principal import Principal
+from apps.credentials.principal import session_principal
 from apps.numbers.selectors import number_list_for_sharing
 from apps.oauth.connections.selectors import connection_list
-
-from .selectors import sharing_get
 
 
 @login_required
@@ -17,8 +18,7 @@ def home(request):
     changes it), how to connect an assistant, and where everything is."""
     user = request.user
     # Connected apps act in live mode only: the live balance and the live numbers.
-    principal = Principal(kind="session", user=user, credential_id="session", livemode=True)
-    balance = balance_get(principal=principal)
+    balance = balance_get(principal=session_principal(user, livemode=True))
     return render(
         request,
         "accounts/home.html",

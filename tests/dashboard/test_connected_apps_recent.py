@@ -6,7 +6,7 @@ import pytest
 from apps.audit.models import EventType
 from apps.audit.services import audit_sensitive_action
 from apps.credentials.principal import Principal
-from apps.oauth.connections.views import RECENT_ON_PAGE
+from apps.dashboard.connected_apps_views import RECENT_ON_PAGE
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client, signed_in
 

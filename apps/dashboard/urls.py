@@ -1,0 +1,14 @@
+"""The signed-in pages (``{APP_URL}/``, ``/billing``, ``/settings/sharing``, ``/settings/connected-apps``);
+included from config/urls.py."""
+
+from django.urls import path
+
+from . import billing_views, connected_apps_views, sharing_views, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("billing", billing_views.billing_page, name="billing-page"),
+    path("settings/sharing", sharing_views.sharing_page, name="sharing-page"),
+    path("settings/connected-apps", connected_apps_views.connected_apps_page, name="connected-apps-page"),
+    path("settings/connected-apps/disconnect", connected_apps_views.disconnect_form, name="connected-apps-disconnect"),
+]

@@ -91,6 +91,30 @@ class Browser:
         return sent
 
 
+class Operator(Browser):
+    """The service's staff at its admin, who add a verified caller ID to an account and make it the
+    account's default (an account has no API for either: GET /v1/caller_ids only lists them)."""
+
+    def __init__(self, base_url: str, email: str, password: str, *, account_id: str):
+        super().__init__(base_url, email, password)
+        self.account_id = account_id
+
+    def caller_id(self, number: str) -> str | None:
+        page = self.client.get("/admin/numbers/callerid/", params={"q": self.account_id, "livemode__exact": "0"})
+        # Each row's checkbox: value="cid_…" … aria-label="Select this object for an action - +1… (cid_…)"
+        rows = re.findall(r'name="_selected_action" value="(cid_\w+)"[^>]* - (\+\d+) \(', page.text)
+        return next((cid for cid, shown in rows if shown == number), None)
+
+    def make_default(self, number: str) -> None:
+        caller_id = self.caller_id(number)
+        if caller_id is None:
+            verified = {"verified_at_0": "2026-01-01", "verified_at_1": "09:00:00"}
+            self.submit("/admin/numbers/callerid/add/", {"user": self.account_id, "number": number, **verified})
+            caller_id = self.caller_id(number)
+        form = {"action": "make_default", "_selected_action": caller_id, "index": "0"}
+        self.submit(f"/admin/numbers/callerid/?q={self.account_id}&livemode__exact=0", form)
+
+
 class ServerClockWebhook(Webhook):
     """The library's verification, whose "now" is the server's clock: the receiver lives in the world
     the tests move, and a real one would reject a timestamp more than 5 minutes from its own time."""

@@ -10,6 +10,7 @@ at /settings/sharing. The simulator's magic numbers are those of /docs/calls
 (apps/telephony/simulator.py); what each ends as is docs/design.md's table of a call's states.
 """
 
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -239,6 +240,12 @@ def test_a_call_that_stays_until_ended_by_request(user):
 def test_the_blocked_number_is_refused_at_the_quote_however_typed(user, typed):
     refused = expect(user.quote(typed), 422)["error"]
     assert (refused["code"], refused["param"]) == ("destination_not_allowed", "to"), refused
+
+
+def test_the_blocked_numbers_refusal_says_why_in_one_sentence(user):
+    message = expect(user.quote("+12025550105"), 422)["error"]["message"]
+    # The number, then the reason as the rest of the same sentence (the carrier's reason is one of them).
+    assert re.fullmatch(r"\+1 202-555-0105 is [a-z][^.]*: it cannot be called\.", message), message
 
 
 @pytest.mark.parametrize(("your_number", "seconds", "status", "end_reason"), YOUR_NUMBERS, ids=lambda v: str(v))

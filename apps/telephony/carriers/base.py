@@ -18,7 +18,9 @@ from ..events import CarrierEvent
 
 @dataclass(frozen=True)
 class DestinationCheck:
-    """Whether the carrier will call a number; ``reason`` says why not, for the user."""
+    """Whether the carrier will call a number; ``reason`` says why not, for the user, as what the number
+    is ("a number the carrier does not call"), so the refusal reads "<number> is <reason>: it cannot be called."
+    """
 
     allowed: bool
     reason: str = ""

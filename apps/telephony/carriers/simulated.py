@@ -55,7 +55,7 @@ class SimulatedCarrier(Carrier):
 
     def check_destination(self, *, to: str) -> DestinationCheck:
         if simulator.destination(to).blocked:
-            return DestinationCheck(False, "The simulator blocks this number (its magic number for a refusal).")
+            return DestinationCheck(False, "the simulator's number that is always refused (its magic number)")
         return DestinationCheck(True)
 
     def place_callback(self, request: CallbackRequest) -> PlacedCallback:

@@ -8,7 +8,7 @@ from apps.calls.models import Call
 from apps.credentials.scopes import ALL_SCOPES
 from apps.mcp_bridge import registry
 from apps.mcp_bridge.protocol import INSTRUCTIONS
-from tests.calls.callbacks import CALLEE, Placer, frozen_clock, ready
+from tests.calls.callbacks import CALLEE, Placer, ready
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 from tests.support.scopes import challenge
@@ -29,12 +29,6 @@ def mcp_for(tokens, owner):
         return McpClient(tokens.issue(owner, scopes=frozenset(scopes), **overrides))
 
     return make
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

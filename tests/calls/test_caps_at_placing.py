@@ -5,16 +5,10 @@ checked at the quote and again at placing against the call being placed."""
 import pytest
 
 from apps.ratelimit.testing import clear_budgets
-from tests.calls.callbacks import Placer, frozen_clock, ready
+from tests.calls.callbacks import Placer, ready
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

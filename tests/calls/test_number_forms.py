@@ -9,7 +9,7 @@ import pytest
 from apps.calls.models import Call, Quote
 from apps.ratelimit.testing import clear_budgets
 from apps.rates.models import Rate
-from tests.calls.callbacks import Placer, frozen_clock, ready
+from tests.calls.callbacks import Placer, ready
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -35,12 +35,6 @@ PRICED = [
     ("+33 6.12.34.56.78", "+33612345678", "336"),
     ("+1 (202) 555-0177", "+12025550177", "1"),
 ]
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

@@ -14,18 +14,12 @@ from apps.calls import demo
 from apps.calls.models import Call, Status
 from apps.jobs.public import run_due
 from apps.webhooks.models import Event
-from tests.calls.callbacks import CALLEE, Placer, frozen_clock, ready
+from tests.calls.callbacks import CALLEE, Placer, ready
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
 
 APPS = Path(__file__).resolve().parents[2] / "apps"
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

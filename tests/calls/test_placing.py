@@ -8,16 +8,10 @@ from apps.audit.models import AuditEvent
 from apps.billing.models import BalanceTransaction, Hold
 from apps.calls.models import Call, Quote
 from apps.jobs.public import run_due
-from tests.calls.callbacks import CALLEE, STAYS, YOUR_PHONE, Placer, frozen_clock, ready
+from tests.calls.callbacks import CALLEE, STAYS, YOUR_PHONE, Placer, ready
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from apps.jobs.public import run_due
 from apps.telephony import events as ev
 from apps.telephony import simulator
 from apps.telephony.events import CarrierEvent, deliver
-from tests.calls.callbacks import Placer, frozen_clock, ready
+from tests.calls.callbacks import Placer, ready
 
 pytestmark = pytest.mark.django_db
 
@@ -39,12 +39,6 @@ ROWS = [
     ("in_progress", ev.END_REQUESTED, "completed", "ended_by_request"),
     ("in_progress", ev.TIME_LIMIT, "completed", "time_limit"),
 ]
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 def _callback(owner, status, *, answered_ago=None, hold=100):

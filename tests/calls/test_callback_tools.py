@@ -8,6 +8,7 @@ from apps.calls.models import Call
 from apps.credentials.scopes import ALL_SCOPES
 from apps.mcp_bridge import registry
 from apps.mcp_bridge.protocol import INSTRUCTIONS
+from apps.ratelimit.testing import frozen_clock as limiter_clock_stopped
 from tests.calls.callbacks import CALLEE, Placer, ready
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
@@ -129,13 +130,15 @@ def test_tools_need_calls_place(mcp_for, owner, clock, scope, name):
 
 def test_quotes_are_20_a_minute_rest_and_tool_alike(mcp, owner):
     placer = Placer(owner)
-    for _ in range(10):
-        assert placer.quote().status_code == 201
-        assert ok(mcp, "svc_quote_call", {"to": CALLEE})
-    # The user's 20 a minute are spent across both; the tool's refusal is the HTTP 429 envelope.
-    assert_error(placer.quote(), 429, "rate_limited", type_="rate_limit_error")
-    limited = mcp.request("tools/call", {"name": "svc_quote_call", "arguments": {"to": CALLEE}})
-    assert_error(limited, 429, "rate_limited", type_="rate_limit_error")
+    # The limiter's clock stands still: a slow machine must not refill the budget mid-test.
+    with limiter_clock_stopped():
+        for _ in range(10):
+            assert placer.quote().status_code == 201
+            assert ok(mcp, "svc_quote_call", {"to": CALLEE})
+        # The user's 20 a minute are spent across both; the tool's refusal is the HTTP 429 envelope.
+        assert_error(placer.quote(), 429, "rate_limited", type_="rate_limit_error")
+        limited = mcp.request("tools/call", {"name": "svc_quote_call", "arguments": {"to": CALLEE}})
+        assert_error(limited, 429, "rate_limited", type_="rate_limit_error")
     assert int(limited["Retry-After"]) >= 1
 
 

@@ -1,4 +1,4 @@
-"""The velocity caps count what a user's ordinary hour calls (docs/spec.md 8.5; DESIGN "One writer of a
+"""The velocity caps count what a user's ordinary hour calls (docs/spec.md 8.5; docs/design.md "One writer of a
 call's state"): 5 calls an hour to *that* number, 20 distinct destinations a day *including this one*,
 checked at the quote and again at placing against the call being placed."""
 

@@ -1,5 +1,5 @@
 """Numbers typed as people type them are priced, limited and blocked as the number they dial
-(DESIGN "Numbers are canonical"): the rates read, the quote, the blocked, premium and
+(docs/design.md "Numbers are canonical"): the rates read, the quote, the blocked, premium and
 simulator checks, and the velocity counts, for each form a number arrives in."""
 
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""One writer of a call's state (DESIGN "One writer of a call's state"): placing, the carrier's events,
+"""One writer of a call's state (docs/design.md "One writer of a call's state"): placing, the carrier's events,
 an end request and the demo's calls all go through ``states.call_change``; placing publishes
 ``call.ringing_you`` in its own transaction; nothing else in the code writes a call's status."""
 

@@ -32,7 +32,7 @@ def test_one_owner_of_readable_numbers_country_names_and_one_line():
     assert one_line(" Ana\nLópez\t Jr ") == "Ana López Jr"
 
 
-# The forms a number arrives in (DESIGN "Numbers are canonical"): each names the number it dials.
+# The forms a number arrives in (docs/design.md "Numbers are canonical"): each names the number it dials.
 CANONICAL_FORMS = [
     ("+4407700900123", "+447700900123"),  # a trunk zero after the country code
     ("+49015112345678", "+4915112345678"),

@@ -35,7 +35,6 @@ run: install .secret_key
 		--password $(DEMO_PASSWORD) --if-missing
 	$(RUN_ENV) $(PY) manage.py import_rates --demo --if-empty
 	$(RUN_ENV) $(PY) manage.py seed_demo --email $(DEMO_EMAIL)
-	$(RUN_ENV) $(PY) manage.py purge_messages
 	@echo ""
 	@echo "  Service      $(BASE_URL)"
 	@echo "  Sign in      $(APP_URL)/login  as $(DEMO_EMAIL) / $(DEMO_PASSWORD)"

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
-from apps.jobs import conf, registry, runner
+from apps.jobs import conf, registry, runner, schedules
 from apps.jobs.models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -38,6 +38,7 @@ class Command(BaseCommand):
         self.stopping = threading.Event()
         self._purge_lock = threading.Lock()
         self._next_purge = None  # at start
+        self._seed_schedules = schedules.Seeder()
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="Run every row due now, then exit.")
@@ -112,6 +113,7 @@ class Command(BaseCommand):
                 if not connection.in_atomic_block:
                     close_old_connections()
                 self._purge_if_due()
+                self._seed_schedules()
                 count = self._run_batch(batch)
             except (OperationalError, InterfaceError) as exc:
                 locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()

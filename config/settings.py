@@ -162,6 +162,8 @@ BLOCKED_PREFIXES = [p for p in env("BLOCKED_PREFIXES", "").replace(",", " ").spl
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
+    # Times and counts every answer, the other middleware's included; the JSON log line.
+    "apps.core.observe.RequestObservationMiddleware",
     "apps.core.middleware.DatabaseUnavailableMiddleware",
     "apps.core.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -496,11 +498,36 @@ CREDENTIAL_STANDING = {
     "oauth": "apps.oauth.tokens.standing",
 }
 
+# Observability (docs/operations.md). METRICS_TOKEN turns on GET /metrics (a bearer token the
+# scraper sends; unset: the path is a 404 and nothing is counted). LOG_FORMAT=json writes one
+# JSON object a line, a line per request among them; text is the default.
+METRICS_TOKEN = env("METRICS_TOKEN", "")
+METRICS_DATABASE_SECONDS = 15  # how long a process reuses the figures it read from the database
+LOG_FORMAT = env("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"},
+        "context": {"()": "apps.core.observe.ContextFilter"},
+    },
+    "formatters": {
+        "json": {
+            "()": "apps.core.logfilters.JsonFormatter",
+            "fmt": "{asctime}{levelname}{name}{message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"level": "ERROR"},

@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
+from apps.core.observe import job_context
 from apps.jobs import conf, registry, runner, schedules
 from apps.jobs.models import Job, JobStatus
 
@@ -155,7 +156,8 @@ class Command(BaseCommand):
             if self.stopping.is_set():
                 runner.release(token, jobs[index:])
                 return index
-            runner.run_one(job, token, now=now)
+            with job_context(kind=job.kind, row_id=job.id, lane=getattr(job, "lane", job.kind)):
+                runner.run_one(job, token, now=now)
         return len(jobs)
 
     def _install_signal_handlers(self):

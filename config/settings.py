@@ -493,6 +493,9 @@ WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first ki
 WEBHOOK_EVENT_RETENTION_DAYS = 30
 # Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
 # or None once it has ended. Named here so that credentials imports no issuer.
+# The /v1 version a new connection is pinned to at consent (docs/spec.md 9.4): named here so
+# that the authorization server imports no resource server.
+API_VERSION_IN_FORCE = "apps.api_v1.versions.current_version"
 CREDENTIAL_STANDING = {
     "api_key": "apps.apikeys.bearer.standing",
     "oauth": "apps.oauth.tokens.standing",

@@ -56,10 +56,20 @@ def route_of(request) -> str:
     return match.route if match is not None and match.route else UNMATCHED
 
 
+# A request's children, found once: ``labels()`` takes a lock and builds a key on every call,
+# which cost as much as the count itself. Bounded: routes, methods and statuses are few.
+_request_children: dict[tuple, tuple] = {}
+
+
 def observe_request(request, status: int, seconds: float) -> None:
     route = route_of(request)
-    REQUESTS.labels(route, request.method if request.method in KNOWN_METHODS else "other", str(status)).inc()
-    LATENCY.labels(route).observe(seconds)
+    method = request.method if request.method in KNOWN_METHODS else "other"
+    key = (route, method, status)
+    children = _request_children.get(key)
+    if children is None:
+        children = _request_children[key] = (REQUESTS.labels(route, method, str(status)), LATENCY.labels(route))
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

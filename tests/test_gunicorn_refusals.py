@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.support.envelope import assert_error
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "metrics-token-for-gunicorn-tests-0123456789"
 
@@ -36,6 +38,7 @@ def server(tmp_path_factory):
         "SECRET_KEY": "gunicorn-test-only-secret-key-not-for-any-deployment-0123456789",
         "DEBUG": "",
         "BASE_URL": f"http://127.0.0.1:{port}",
+        "DOCS_URL": "https://docs.example.test",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
         "WEB_CONCURRENCY": "2",
         "METRICS_TOKEN": TOKEN,
@@ -90,30 +93,34 @@ def get(port: int, target: str, *extra: str) -> tuple[int, dict, bytes]:
     return raw(port, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
 
 
-def assert_envelope(status, headers, body, expected_status, code):
-    assert status == expected_status
-    assert headers["content-type"] == "application/json"
-    assert headers["request-id"].startswith("req_")
-    error = json.loads(body)["error"]
-    assert (error["code"], error["request_id"]) == (code, headers["request-id"])
-    assert error["type"] == "invalid_request_error"
+class RawResponse:
+    """An answer read off the socket, shaped as the suite's envelope assertion reads a response."""
+
+    def __init__(self, status: int, headers: dict, body: bytes):
+        self.status_code, self.headers, self.content = status, headers, body
+
+    def __getitem__(self, name: str) -> str:
+        return self.headers[name.lower()]
+
+    def json(self):
+        return json.loads(self.content)
 
 
 def test_a_request_line_past_gunicorns_limit_is_414_in_the_envelope(server):
-    status, headers, body = get(server["port"], "/v1/" + "a" * 9000)
-    assert_envelope(status, headers, body, 414, "invalid_request")
+    answer = RawResponse(*get(server["port"], "/v1/" + "a" * 9000))
+    assert_error(answer, 414, "invalid_request", type_="invalid_request_error")
+    assert answer["Request-Id"].startswith("req_")
 
 
 def test_a_bad_byte_in_a_header_name_is_400_in_the_envelope(server):
-    status, headers, body = get(server["port"], "/v1/me", "Bad\x01Name: value")
-    assert_envelope(status, headers, body, 400, "invalid_request")
+    answer = RawResponse(*get(server["port"], "/v1/me", "Bad\x01Name: value"))
+    assert_error(answer, 400, "invalid_request", type_="invalid_request_error")
+    assert answer["Request-Id"].startswith("req_")
 
 
 def test_a_5000_character_path_reaches_django(server):
-    status, headers, body = get(server["port"], "/v1/" + "a" * 5000)
-    assert status == 404
-    error = json.loads(body)["error"]
-    assert (error["code"], error["request_id"]) == ("route_not_found", headers["request-id"])
+    answer = RawResponse(*get(server["port"], "/v1/" + "a" * 5000))
+    assert_error(answer, 404, "route_not_found")
 
 
 def test_metrics_sum_every_workers_counts(server):

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from apps.jobs import schedules
-from tests.test_metrics import FAMILIES
+from tests.support.metrics import FAMILIES
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 

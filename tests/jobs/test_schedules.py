@@ -13,9 +13,9 @@ from apps.audit.models import AuditEvent
 from apps.jobs import schedules
 from apps.jobs.models import Job, JobStatus
 from apps.jobs.public import run_due
-from tests.jobs.test_worker_processes import SharedDatabase
 from tests.support.factories import UserFactory
 from tests.support.jobs import frozen
+from tests.support.jobs_processes import SharedDatabase
 
 # What the issue of operations asks to run without cron: every purge and the webhook check.
 EXPECTED = {

@@ -12,7 +12,12 @@ from apps.jobs.public import run_due
 from apps.webhooks.models import WebhookEndpoint
 from tests.support.jobs import frozen
 
-from .test_delivery import make_endpoint
+
+def make_endpoint(caller, url):
+    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": ["call.ended"]})
+    assert response.status_code == 201, response.content
+    return response.json()
+
 
 pytestmark = pytest.mark.django_db
 

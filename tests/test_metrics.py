@@ -104,3 +104,24 @@ def test_labels_carry_no_user_data(metrics_on, user, store):
     text = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").content.decode()
     for private in ("call_secretlookingid123", "ada@example.com", secret, key.id, str(user.pk) + '"'):
         assert private not in text
+
+
+def test_a_placement_any_carrier_refuses_is_counted(metrics_on):
+    from apps.telephony.carriers.base import CarrierRefused
+    from apps.telephony.carriers.simulated import SimulatedCarrier
+
+    class Refusing(SimulatedCarrier):
+        name = "refusing-test"
+
+        def place_callback(self, request):
+            raise CarrierRefused("down")
+
+    def placements() -> float:
+        family = scrape()["service_carrier_refusals"]
+        return sum(s.value for s in samples(family, carrier="refusing-test", stage="placement"))
+
+    before = placements()
+    with pytest.raises(CarrierRefused):
+        Refusing().place_callback(None)
+    metrics_view.reset_cache()
+    assert placements() == before + 1

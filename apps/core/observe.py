@@ -18,6 +18,7 @@ import logging
 import time
 
 from django.conf import settings
+from django.utils.functional import empty
 
 from . import metrics
 from .request_context import current_request, notes
@@ -48,8 +49,10 @@ def request_fields(request, status: int, seconds: float) -> dict:
     noted = notes(request)
     kind, principal_id, user_id = noted.principal_kind, noted.principal_id, noted.principal_user_id
     if not kind:
-        user = getattr(request, "user", None)  # set only where the session middleware ran
-        if user is not None and user.is_authenticated:
+        # Set only where the session middleware ran, and read only if the request already looked
+        # (a lazy user asked here would cost a session read the request never made).
+        user = getattr(request, "user", None)
+        if user is not None and getattr(user, "_wrapped", None) is not empty and user.is_authenticated:
             kind, user_id = "session", str(user.pk)
     return {
         "route": metrics.route_of(request),

@@ -155,17 +155,23 @@ def _jobs_families() -> list:
     ]
 
 
+def _last_hour(model, column: str, name: str, documentation: str, label: str) -> GaugeMetricFamily:
+    """Rows created in the last hour, by ``column``."""
+    since = timezone.now() - RECENT
+    rows = model.objects.filter(created__gte=since).values(column).annotate(count=Count("id")).order_by(column)
+    return _gauge(name, documentation, [label], [([row[column]], row["count"]) for row in rows])
+
+
 def _webhook_families() -> list:
     from apps.webhooks.models import Delivery
 
-    since = timezone.now() - RECENT
-    rows = Delivery.objects.filter(created__gte=since).values("status").annotate(count=Count("id")).order_by("status")
     return [
-        _gauge(
+        _last_hour(
+            Delivery,
+            "status",
             "webhook_deliveries_last_hour",
             "Webhook delivery attempts made in the last hour, by outcome (pending, succeeded, failed, skipped).",
-            ["outcome"],
-            [([row["status"]], row["count"]) for row in rows],
+            "outcome",
         )
     ]
 
@@ -173,13 +179,5 @@ def _webhook_families() -> list:
 def _call_families() -> list:
     from apps.calls.models import Call
 
-    since = timezone.now() - RECENT
-    rows = Call.objects.filter(created__gte=since).values("status").annotate(count=Count("id")).order_by("status")
-    return [
-        _gauge(
-            "calls_last_hour",
-            "Calls placed in the last hour, by their state now.",
-            ["state"],
-            [([row["status"]], row["count"]) for row in rows],
-        )
-    ]
+    documentation = "Calls placed in the last hour, by their state now."
+    return [_last_hour(Call, "status", "calls_last_hour", documentation, "state")]

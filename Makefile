@@ -15,7 +15,7 @@ DOCS_URL ?= $(BASE_URL)/docs
 # Never echoed: the shell reads the key from the file when the command runs.
 RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)" PORT="$(PORT)" BASE_URL="$(BASE_URL)"
 
-.PHONY: install run apikey test test-fast test-one lint check format bench
+.PHONY: install run apikey test test-fast test-one lint check format bench synthetic
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,6 @@ run: install .secret_key
 		--password $(DEMO_PASSWORD) --if-missing
 	$(RUN_ENV) $(PY) manage.py import_rates --demo --if-empty
 	$(RUN_ENV) $(PY) manage.py seed_demo --email $(DEMO_EMAIL)
-	$(RUN_ENV) $(PY) manage.py purge_messages
 	@echo ""
 	@echo "  Service      $(BASE_URL)"
 	@echo "  Sign in      $(APP_URL)/login  as $(DEMO_EMAIL) / $(DEMO_PASSWORD)"
@@ -97,3 +96,12 @@ bench: install
 	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_messages REDIS_URL=redis://127.0.0.1:6379/15 \
 		$(PY) -m bench.messages --write-docs
 	$(PY) -m bench.nodes --write-docs
+
+# A bounded synthetic check of a running service (docs/operations.md, "Availability"): sign-in,
+# a token, a /v1 read and a tools/call, each timed; PASS or FAIL a step, exit 1 on any FAIL.
+# Against `make run` by default; set SYNTHETIC_URL, SYNTHETIC_EMAIL, SYNTHETIC_PASSWORD (and
+# SYNTHETIC_CLIENT_ID) for a deployment.
+synthetic:
+	SYNTHETIC_URL="$${SYNTHETIC_URL:-$(BASE_URL)}" SYNTHETIC_APP_URL="$${SYNTHETIC_APP_URL:-$(APP_URL)}" \
+	SYNTHETIC_EMAIL="$${SYNTHETIC_EMAIL:-$(DEMO_EMAIL)}" SYNTHETIC_PASSWORD="$${SYNTHETIC_PASSWORD:-$(DEMO_PASSWORD)}" \
+	$(PYTHON) scripts/synthetic_check.py

@@ -164,6 +164,8 @@ BLOCKED_PREFIXES = [p for p in env("BLOCKED_PREFIXES", "").replace(",", " ").spl
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
+    # Times and counts every answer, the other middleware's included; the JSON log line.
+    "apps.core.observe.RequestObservationMiddleware",
     "apps.core.middleware.DatabaseUnavailableMiddleware",
     "apps.core.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -493,16 +495,44 @@ WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first ki
 WEBHOOK_EVENT_RETENTION_DAYS = 30
 # Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
 # or None once it has ended. Named here so that credentials imports no issuer.
+# The /v1 version a new connection is pinned to at consent (docs/spec.md 9.4): named here so
+# that the authorization server imports no resource server.
+API_VERSION_IN_FORCE = "apps.api_v1.versions.current_version"
 CREDENTIAL_STANDING = {
     "api_key": "apps.apikeys.bearer.standing",
     "oauth": "apps.oauth.tokens.standing",
 }
 
+# Observability (docs/operations.md). METRICS_TOKEN turns on GET /metrics (a bearer token the
+# scraper sends; unset: the path is a 404 and nothing is counted). LOG_FORMAT=json writes one
+# JSON object a line, a line per request among them; text is the default.
+METRICS_TOKEN = env("METRICS_TOKEN", "")
+METRICS_DATABASE_SECONDS = 15  # how long a process reuses the figures it read from the database
+LOG_FORMAT = env("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "refused_request_line": {"()": "apps.core.logfilters.RefusedRequestLine"},
+        "context": {"()": "apps.core.observe.ContextFilter"},
+    },
+    "formatters": {
+        "json": {
+            "()": "apps.core.logfilters.JsonFormatter",
+            "fmt": "{asctime}{levelname}{name}{message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"level": "ERROR"},

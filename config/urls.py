@@ -6,7 +6,7 @@ from apps.api_v1 import urls as v1_urls
 from apps.mcp_bridge.views import mcp_endpoint
 from apps.ratelimit.bench_views import bench_floor, bench_floor_round_trip
 
-from . import health
+from . import health, metrics
 
 urlpatterns = [
     # /v1: each resource app's routes, then the catch-all (apps/api_v1/urls.py); first, and not
@@ -36,6 +36,8 @@ urlpatterns = [
     # For a load balancer: outside every budget and surface, no data in the answer (config/health.py).
     path("livez", health.live, name="livez"),
     path("readyz", health.ready, name="readyz"),
+    # For the operator's scraper: off unless METRICS_TOKEN is set, outside every budget (config/metrics.py).
+    path("metrics", metrics.metrics, name="metrics"),
 ]
 
 if settings.BENCH_FLOOR:

@@ -33,6 +33,11 @@ CURRENT_VERSION = "2026-10-01"
 VERSIONS: dict[str, ApiVersion] = {CURRENT_VERSION: ApiVersion(CURRENT_VERSION)}
 
 
+def current_version() -> str:
+    """The version new keys and connections are pinned to (settings.API_VERSION_IN_FORCE names this)."""
+    return CURRENT_VERSION
+
+
 def known_versions() -> list[str]:
     return sorted(VERSIONS)
 

@@ -26,6 +26,11 @@ class RequestNotes:
     ratelimit_charged: str | None = None
     # The token endpoint's validator found a code or token the user revoked: no failed exchange.
     oauth_credential_revoked_by_user: bool = False
+    # Who called, for the request's log line (apps/core/observe.py): the credential's kind and
+    # public id and its user's id, noted by the bearer lookup. Never a secret.
+    principal_kind: str = ""
+    principal_id: str = ""
+    principal_user_id: str = ""
 
 
 current_request: contextvars.ContextVar[HttpRequest | None] = contextvars.ContextVar("current_request", default=None)

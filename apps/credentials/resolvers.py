@@ -22,6 +22,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.module_loading import import_string
 
+from apps.core import metrics
 from apps.core.errors import ApiError
 from apps.core.ids import looks_like
 from apps.core.request_context import notes
@@ -65,6 +66,13 @@ def resolver_for(secret: str) -> Resolver | None:
     return next((r for r in resolvers() if secret.startswith(r.prefix)), None)
 
 
+def _noted(request, principal: Principal) -> Principal:
+    noted = notes(request)
+    noted.principal_kind, noted.principal_id = principal.kind, principal.credential_id
+    noted.principal_user_id = str(getattr(principal.user, "pk", "") or "")
+    return principal
+
+
 def resolve_bearer(request, secret: str, *, resource_path: str, budget_class: str | None = None) -> Principal:
     """The principal of a bearer secret; with ``budget_class``, that class's budgets are applied too.
 
@@ -83,10 +91,12 @@ def resolve_bearer(request, secret: str, *, resource_path: str, budget_class: st
             store, cached = credential_cache.lookup(
                 request, secret, resource_path=resource_path, budget_class=budget_class, stamp=found.stamp
             )
+            if store is not None:
+                metrics.count_credential_cache(hit=isinstance(cached, Principal))
             if isinstance(cached, Principal):
                 notes(request).ratelimit_charged = budget_class
-                return cached
-        principal = found.resolve(request, secret, resource_path=resource_path)
+                return _noted(request, cached)
+        principal = _noted(request, found.resolve(request, secret, resource_path=resource_path))
         if budget_class is None:
             return principal
         if store is None:

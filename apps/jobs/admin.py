@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils import timezone
 
+from . import schedules
 from .models import Job, JobStatus
 
 
@@ -16,6 +17,7 @@ class StateFilter(admin.SimpleListFilter):
             ("overdue", "Overdue by 5 minutes or more"),
             ("retrying", "Waiting to retry"),
             ("failed", "Failed"),
+            ("scheduled", "Scheduled work (recurring)"),
         ]
 
     def queryset(self, request, queryset):
@@ -29,6 +31,8 @@ class StateFilter(admin.SimpleListFilter):
             return ready.exclude(last_error="").exclude(locked_until__gt=now)
         if self.value() == "failed":
             return queryset.filter(status=JobStatus.FAILED)
+        if self.value() == "scheduled":
+            return queryset.filter(kind__in=[item.kind for item in schedules.schedules()])
         return queryset
 
 
@@ -41,6 +45,26 @@ class JobAdmin(admin.ModelAdmin):
     search_fields = ("=id", "=subject", "=dedupe_key", "kind")
     date_hierarchy = "created"
     readonly_fields = [f.name for f in Job._meta.fields]
+    # The declared schedules, each with its latest period, above the rows.
+    change_list_template = "admin/jobs/job/change_list.html"
+
+    def changelist_view(self, request, extra_context=None):
+        now = timezone.now()
+        declared = schedules.schedules()
+        latest = {}
+        for item in declared:
+            latest[item.kind] = Job.objects.filter(kind=item.kind).order_by("-run_at", "-id").first()
+        rows = [
+            {
+                "kind": item.kind,
+                "every": item.every,
+                "description": item.description,
+                "last": latest[item.kind],
+                "next": item.period_start(now) + item.every,
+            }
+            for item in declared
+        ]
+        return super().changelist_view(request, {**(extra_context or {}), "schedules": rows})
 
     def has_add_permission(self, request):
         return False

@@ -42,6 +42,10 @@ The guarantees:
 - A kind with no handler is refused by ``enqueue``; rows already written for a kind whose
   handler has gone stay ``ready`` and are named in the worker's log at start-up.
 
+Recurring work (a purge every day) is declared with ``@schedule(kind, every=...)`` in the
+same ``jobs.py``; every worker writes the current period's row and one of them runs it
+(apps/jobs/schedules.py).
+
 Restricting a run: ``subject`` is an indexed column set by ``enqueue(subject=...)``, the
 cheap way to apply one object's due work (``run_due(subject=call_id)``, what a read of a
 live simulated call does). ``where`` matches payload keys (``{"call": "cl_..."}``) without
@@ -58,8 +62,9 @@ from . import registry, runner
 from .models import Job, JobStatus
 from .registry import handler
 from .runner import RetryLater
+from .schedules import schedule
 
-__all__ = ["Job", "JobStatus", "RetryLater", "enqueue", "handler", "run_due"]
+__all__ = ["Job", "JobStatus", "RetryLater", "enqueue", "handler", "run_due", "schedule"]
 
 
 def enqueue(

@@ -1,31 +1,23 @@
-"""The daily purge of old messages, as durable work (apps.jobs): each run schedules the next.
+"""The daily purge of old messages, as recurring durable work (apps.jobs schedules).
 
-``manage.py purge_messages`` (the release step and ``make run`` call it) purges at once and
-makes sure a next run is scheduled; the dedupe key of each day keeps one row a day however
-often it is asked.
+``manage.py purge_messages`` purges at once, for an operator who wants it now.
 """
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import timedelta
 
-from django.utils import timezone
-
-from apps.jobs.public import enqueue, handler
+from apps.jobs.public import schedule
 
 from .services import messages_purge
 
 PURGE_KIND = "messages.purge"
-PURGE_AT = time(3, 0)  # UTC: a quiet hour
 
 
-def schedule_next_purge(*, now: datetime | None = None):
-    """The purge of the next day at PURGE_AT, once (enqueued in the caller's transaction)."""
-    day = (now or timezone.now()).astimezone(UTC).date() + timedelta(days=1)
-    run_at = datetime.combine(day, PURGE_AT, tzinfo=UTC)
-    return enqueue(PURGE_KIND, {}, run_at=run_at, dedupe_key=f"{PURGE_KIND}:{day.isoformat()}")
-
-
-@handler(PURGE_KIND)
-def purge(payload: dict) -> None:
-    # Idempotent: a second run deletes what is old by then, and the next day's row is deduped.
-    messages_purge()
-    schedule_next_purge()
+@schedule(
+    PURGE_KIND,
+    every=timedelta(days=1),
+    at=timedelta(hours=3),  # UTC: a quiet hour
+    description="Messages older than MESSAGE_RETENTION_DAYS (30) are deleted.",
+)
+def purge(*, now) -> None:
+    # Idempotent: a second run deletes what is old by then.
+    messages_purge(now=now)

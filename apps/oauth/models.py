@@ -101,6 +101,10 @@ class GrantFamily(models.Model):
     )
     redirect_uri = models.TextField()
     created = models.DateTimeField(default=timezone.now)
+    # The /v1 version in force when the user consented: the family's tokens are served in it
+    # unless a request names another (docs/spec.md 9.2, 9.4). Blank for a family consented
+    # before versions were recorded; those are served in the current version.
+    api_version = models.CharField(max_length=10, blank=True, default="")
 
     def __str__(self):
         return str(self.family)

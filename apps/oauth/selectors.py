@@ -1,11 +1,12 @@
 """Reads for the OAuth core: client lookup, redirect URI matching, transactions, tokens."""
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from apps.core.ids import digest, looks_like
 from apps.ratelimit.public import LimiterUnavailable
 
-from .models import AccessToken, Application, ConsentTransaction
+from .models import AccessToken, Application, ConsentTransaction, GrantFamily
 from .redirects import redirect_uri_matches
 
 
@@ -54,5 +55,12 @@ def transaction_get(*, transaction_id: str) -> ConsentTransaction | None:
 
 
 def access_token_get_by_secret(secret: str) -> AccessToken | None:
-    """One indexed query by digest, user and client joined."""
-    return AccessToken.objects.select_related("user", "application").filter(token_checksum=digest(secret)).first()
+    """One indexed query by digest, user and client joined, with the API version its consent is pinned to
+    (``family_api_version``: blank for a family consented before versions were recorded)."""
+    pinned = GrantFamily.objects.filter(family=OuterRef("family")).values("api_version")[:1]
+    return (
+        AccessToken.objects.select_related("user", "application")
+        .annotate(family_api_version=Subquery(pinned))
+        .filter(token_checksum=digest(secret))
+        .first()
+    )

@@ -8,6 +8,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from oauthlib.common import add_params_to_uri
 
 from apps.audit.models import EventType
@@ -130,8 +131,15 @@ def grant_issue(*, txn: ConsentTransaction, scopes: list[str], now) -> str:
         application_id=txn.application_id,
         redirect_uri=txn.redirect_uri,
         created=now,
+        api_version=api_version_in_force(),
     )
     return code
+
+
+def api_version_in_force() -> str:
+    """The /v1 version new credentials are pinned to, from the resource server's one table
+    (named in settings: the authorization server imports no resource server)."""
+    return import_string(settings.API_VERSION_IN_FORCE)()
 
 
 def connection_email_send(*, txn: ConsentTransaction, scopes: list[str], when) -> None:

@@ -52,6 +52,8 @@ def resolve_access_token(request, secret: str, *, resource_path: str):
         credential_id=token.application.client_id,
         scopes=frozenset(token.scope.split()),
         livemode=True,
+        # Served in the version in force at consent (docs/spec.md 9.4), as an API key is in its creation's.
+        api_version=token.family_api_version or None,
         resource=resource,
         client_id=token.application.client_id,
         credential=token,

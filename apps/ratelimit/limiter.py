@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from apps.core import metrics
 from apps.core.net import client_ip
 from apps.core.request_context import notes
 
@@ -175,6 +176,9 @@ def decide(request, checks, now_ms: int, allowed: bool, results, *, record: bool
         # A decision with nothing to advertise leaves the earlier one's headers in place.
         notes(request).ratelimit_decision = decision
     if not allowed:
+        for check, result in zip(checks, results, strict=True):
+            if not result.allowed:
+                metrics.count_ratelimit_refusal(check.budget.name)
         raise RateLimited(decision)
     return decision
 

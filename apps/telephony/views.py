@@ -10,6 +10,8 @@ from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from apps.core import metrics
+
 from .carriers import carrier_named
 from .carriers.base import CarrierRefused
 from .events import deliver
@@ -27,6 +29,7 @@ def carrier_callback(request, name: str, what: str):
         events = carrier.parse_callback(request)
     except CarrierRefused as refused:
         logger.warning("carrier callback refused: %s %s: %s", name, what, refused.message)
+        metrics.count_carrier_refusal(carrier=name, stage="callback")
         return JsonResponse({"error": "refused"}, status=403)
     for event in events:
         deliver(event)

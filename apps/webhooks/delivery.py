@@ -229,6 +229,29 @@ def _after_failure(delivery: Delivery, endpoint: WebhookEndpoint, outcome: Outco
     enqueue_attempt(following)
 
 
+def disable_failing(*, now) -> int:
+    """Disable (and tell the owner of) every enabled endpoint whose deliveries have all failed for 5 days.
+
+    A failed attempt makes the same check, but an endpoint whose retries ran out and to which
+    no new event comes is checked by nothing else. Returns how many were disabled.
+    """
+    disabled = 0
+    stale = WebhookEndpoint.objects.filter(enabled=True, failing_since__lte=now - FAILING_AFTER)
+    for endpoint_id in stale.values_list("pk", flat=True):
+        with transaction.atomic():
+            endpoint = (
+                WebhookEndpoint.objects.select_for_update()
+                .filter(pk=endpoint_id, enabled=True, failing_since__lte=now - FAILING_AFTER)
+                .first()
+            )
+            if endpoint is None:
+                continue  # a success or a change since the listing
+            services.disable(endpoint, DisabledReason.FAILING)
+            transaction.on_commit(lambda pk=endpoint.pk: _email_failing(pk))
+            disabled += 1
+    return disabled
+
+
 def _email_failing(endpoint_id: str) -> None:
     endpoint = WebhookEndpoint.objects.select_related("user").filter(pk=endpoint_id).first()
     if endpoint is None or not endpoint.user.email:

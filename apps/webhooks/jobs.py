@@ -1,9 +1,11 @@
-"""The durable work of webhooks: one job per delivery attempt (apps.jobs)."""
+"""The durable work of webhooks: one job per delivery attempt, and the recurring checks (apps.jobs)."""
 
-from apps.jobs.public import handler
+from datetime import timedelta
 
-from .delivery import deliver
-from .fanout import JOB_KIND
+from apps.jobs.public import handler, schedule
+
+from .delivery import deliver, disable_failing
+from .fanout import JOB_KIND, purge_events
 
 
 # Not atomic: the POST must not hold a transaction open. A run that fails before it
@@ -12,3 +14,23 @@ from .fanout import JOB_KIND
 @handler(JOB_KIND, atomic=False, max_attempts=20, retry_delays=(5, 30, 120, 600))
 def deliver_attempt(payload: dict) -> None:
     deliver(payload["delivery"])
+
+
+@schedule(
+    "webhooks.disable_failing",
+    every=timedelta(hours=1),
+    at=timedelta(minutes=15),
+    description="Endpoints whose deliveries have all failed for 5 days are disabled and their owner emailed.",
+)
+def check_failing(*, now) -> None:
+    disable_failing(now=now)
+
+
+@schedule(
+    "webhooks.purge_events",
+    every=timedelta(days=1),
+    at=timedelta(hours=3, minutes=40),
+    description="Events (and their delivery attempts) older than WEBHOOK_EVENT_RETENTION_DAYS are deleted.",
+)
+def purge_old_events(*, now) -> None:
+    purge_events(now=now)

@@ -14,9 +14,16 @@ from apps.jobs import runner
 from apps.jobs.management.commands.run_worker import Command
 from apps.jobs.models import Job, JobStatus
 from apps.jobs.public import enqueue
-from tests.support.jobs import handlers
+from tests.support.jobs import handlers, without_schedules
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _only_the_tests_rows():
+    # These tests count the rows a worker ran; the apps' recurring work is tests/jobs/test_schedules.py's.
+    with without_schedules():
+        yield
 
 
 def test_once_runs_every_due_row_and_exits():

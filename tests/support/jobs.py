@@ -44,3 +44,16 @@ def frozen(at: datetime):
     clock.at = at
     with mock.patch("django.utils.timezone.now", side_effect=lambda: clock.at):
         yield clock
+
+
+@contextlib.contextmanager
+def without_schedules():
+    """No recurring work declared for the block: a worker then writes only the rows a test made."""
+    from apps.jobs import schedules
+
+    declared = dict(schedules._schedules)
+    schedules._schedules.clear()
+    try:
+        yield
+    finally:
+        schedules._schedules.update(declared)

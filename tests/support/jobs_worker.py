@@ -8,7 +8,9 @@ never returns, unless that file already exists (a later run, after the first was
 then it appends ``again`` and returns. ``tests.record`` appends its payload's ``n`` and
 its pid to the file named in its payload, one line per run. ``tests.gate`` writes the
 file ``held-N`` (its payload's ``n``), then returns once the file ``go`` exists (both in
-its payload's ``dir``).
+its payload's ``dir``). With ``JOBS_TEST_NOW`` (an ISO time) in the environment the
+process's clock stands still there (``timezone.now()``), so processes of one test agree on
+the period of a schedule.
 """
 
 import os
@@ -51,6 +53,12 @@ def main(argv):
 
     django.setup()
     register()
+    if os.environ.get("JOBS_TEST_NOW"):
+        from datetime import datetime
+        from unittest import mock
+
+        at = datetime.fromisoformat(os.environ["JOBS_TEST_NOW"])
+        mock.patch("django.utils.timezone.now", return_value=at).start()
     if argv[:1] == ["run_due"]:
         from datetime import datetime
 

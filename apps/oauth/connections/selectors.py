@@ -23,6 +23,10 @@ class Connection:
     # first. Not merely what the client registered: a client may register a
     # harmless URI beside another and use the other (docs/spec.md 5.12).
     redirect_hosts: list[str] = field(default_factory=list)
+    # The /v1 versions its live grant families are served in (pinned at each consent,
+    # docs/spec.md 9.4), most recent consent first; empty for families consented before
+    # versions were recorded (served in the current one).
+    api_versions: list[str] = field(default_factory=list)
 
     @property
     def client_id(self) -> str:
@@ -91,16 +95,17 @@ def connection_list(*, user, now=None) -> list[Connection]:
     """
     now = now or timezone.now()
     live = RefreshToken.objects.filter(live_refresh_q(now), user=user)
-    family_redirect = GrantFamily.objects.filter(family=OuterRef("token_family")).values("redirect_uri")[:1]
+    families = GrantFamily.objects.filter(family=OuterRef("token_family"))
     held: dict[int, tuple[list[str], list[str], list[tuple]]] = {}
-    rows = live.annotate(family_redirect_uri=Subquery(family_redirect)).values_list(
-        "application_id", "scope", "resource", "created", "family_redirect_uri"
-    )
-    for application_id, scope, resource, created, redirect_uri in rows:
+    rows = live.annotate(
+        family_redirect_uri=Subquery(families.values("redirect_uri")[:1]),
+        family_api_version=Subquery(families.values("api_version")[:1]),
+    ).values_list("application_id", "scope", "resource", "created", "family_redirect_uri", "family_api_version")
+    for application_id, scope, resource, created, redirect_uri, api_version in rows:
         scopes, resources, redirects = held.setdefault(application_id, ([], [], []))
         scopes.extend(s for s in scope.split() if s not in scopes)
         resources.extend(r for r in (resource or []) if r not in resources)
-        redirects.append((created, redirect_uri))
+        redirects.append((created, redirect_uri, api_version))
     if not held:
         return []
     spans = (
@@ -115,12 +120,14 @@ def connection_list(*, user, now=None) -> list[Connection]:
         if application is None:
             continue
         scopes, resources, redirects = held[row["application_id"]]
-        hosts = []
-        for _, uri in sorted(redirects, key=lambda r: r[0], reverse=True):
+        hosts, api_versions = [], []
+        for _, uri, api_version in sorted(redirects, key=lambda r: r[0], reverse=True):
             # None: issued before the family's redirect URI was recorded.
             host = urlsplit(uri).hostname if uri is not None else _registered_single_host(application)
             if host and host not in hosts:
                 hosts.append(host)
+            if api_version and api_version not in api_versions:
+                api_versions.append(api_version)
         connections.append(
             Connection(
                 application=application,
@@ -130,6 +137,7 @@ def connection_list(*, user, now=None) -> list[Connection]:
                 scopes=[s for s in SCOPES if s in scopes],
                 resources=sorted(resources),
                 redirect_hosts=hosts,
+                api_versions=api_versions,
             )
         )
     return sorted(connections, key=lambda c: (c.last_used, c.client_id), reverse=True)

@@ -23,6 +23,7 @@ def connection_payload(connection: Connection) -> dict:
         "redirect_hosts": connection.redirect_hosts,
         "scopes": connection.scope_details,
         "resources": connection.resources,
+        "api_versions": connection.api_versions,
         "disabled": application.is_disabled,
         "first_authorized": unix_seconds(connection.first_authorized),
         "last_used": unix_seconds(connection.last_used),

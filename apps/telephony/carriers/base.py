@@ -9,9 +9,12 @@ update to ``canceled``/``completed``, ``parse_callback`` checks ``X-Twilio-Signa
 maps ``CallStatus``/``Digits`` to event kinds.
 """
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from apps.core import metrics
 
 from ..events import CarrierEvent
 
@@ -81,10 +84,28 @@ class CarrierRefused(Exception):
         super().__init__(message)
 
 
+def _counting_refusals(place):
+    @functools.wraps(place)
+    def counted(self, request):
+        try:
+            return place(self, request)
+        except CarrierRefused:
+            metrics.count_carrier_refusal(carrier=self.name, stage="placement")
+            raise
+
+    return counted
+
+
 class Carrier(ABC):
     """One telephony provider. Instances are cheap and stateless; settings choose which."""
 
     name: str
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Whichever adapter it is, a placement it refuses is counted at the boundary (/metrics).
+        if "place_callback" in cls.__dict__:
+            cls.place_callback = _counting_refusals(cls.__dict__["place_callback"])
 
     @abstractmethod
     def check_destination(self, *, to: str) -> DestinationCheck:

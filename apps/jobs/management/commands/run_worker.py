@@ -20,7 +20,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
-from apps.jobs import conf, registry, runner
+from apps.core.observe import job_context
+from apps.jobs import conf, registry, runner, schedules
 from apps.jobs.models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -38,6 +39,7 @@ class Command(BaseCommand):
         self.stopping = threading.Event()
         self._purge_lock = threading.Lock()
         self._next_purge = None  # at start
+        self._seed_schedules = schedules.Seeder()
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="Run every row due now, then exit.")
@@ -112,6 +114,7 @@ class Command(BaseCommand):
                 if not connection.in_atomic_block:
                     close_old_connections()
                 self._purge_if_due()
+                self._seed_schedules()
                 count = self._run_batch(batch)
             except (OperationalError, InterfaceError) as exc:
                 locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()
@@ -153,7 +156,8 @@ class Command(BaseCommand):
             if self.stopping.is_set():
                 runner.release(token, jobs[index:])
                 return index
-            runner.run_one(job, token, now=now)
+            with job_context(kind=job.kind, row_id=job.id, lane=getattr(job, "lane", job.kind)):
+                runner.run_one(job, token, now=now)
         return len(jobs)
 
     def _install_signal_handlers(self):

@@ -1,5 +1,5 @@
 """`manage.py purge_oauth_stale`: delete consent transactions and authorization
-codes more than a day past their expiry. Meant for a daily scheduler."""
+codes more than a day past their expiry, now (the worker does it every day: ``oauth.purge_stale``)."""
 
 from django.core.management.base import BaseCommand
 

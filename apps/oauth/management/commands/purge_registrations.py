@@ -1,7 +1,7 @@
 """`manage.py purge_registrations`: delete self-registered clients never used for 30 days (docs/spec.md 4.3, 8.5).
 
-Meant for a daily scheduler (cron, a platform job). It also frees room under the
-global cap of 5,000 unexpired self-registered clients.
+The worker does it every day (the ``oauth.purge_registrations`` schedule); this runs it
+now. It also frees room under the global cap of 5,000 unexpired self-registered clients.
 """
 
 from django.core.management.base import BaseCommand

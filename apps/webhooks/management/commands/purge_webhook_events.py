@@ -5,7 +5,10 @@ from apps.webhooks.fanout import purge_events
 
 
 class Command(BaseCommand):
-    help = "Delete webhook events (and their delivery attempts) past WEBHOOK_EVENT_RETENTION_DAYS. Run daily."
+    help = (
+        "Delete webhook events (and their delivery attempts) past WEBHOOK_EVENT_RETENTION_DAYS now; "
+        "the worker does it every day."
+    )
 
     def handle(self, *args, **options):
         deleted = purge_events()

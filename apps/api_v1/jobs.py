@@ -1,0 +1,17 @@
+"""/v1's recurring work (apps.jobs schedules): Idempotency-Key records past their window go every hour."""
+
+from datetime import timedelta
+
+from apps.jobs.public import schedule
+
+from .idempotency import idempotency_purge
+
+
+@schedule(
+    "api_v1.purge_idempotency_keys",
+    every=timedelta(hours=1),
+    at=timedelta(minutes=5),
+    description="Idempotency-Key records past their 24-hour reuse window are deleted.",
+)
+def purge_idempotency_keys(*, now) -> None:
+    idempotency_purge(now=now)

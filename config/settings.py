@@ -511,6 +511,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"level": "ERROR"},
+        # The twilio package logs every request's headers and parameters (numbers, TwiML) at INFO.
+        "twilio.http_client": {"level": "WARNING"},
         # Requests refused for their size or field count: one line each, never a traceback.
         **{
             f"django.security.{refusal}": {"filters": ["refused_request_line"]}

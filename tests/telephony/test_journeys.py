@@ -97,6 +97,21 @@ def test_a_call_ended_through_the_api_mid_call(user, line):
         assert line.fake.call_to(STAYS)["status"] == "completed"
 
 
+def test_a_call_that_reaches_its_max_duration_ends_at_the_time_limit(user, line):
+    ready(user, credit=12)  # two minutes at 6 a minute
+    placer = Placer(user)
+    call = placer.quote_and_place(STAYS)
+    assert call["max_duration"] == 120
+    line.wait(140)
+    ended = read(placer, call)
+    assert (ended["status"], ended["end_reason"], ended["duration"], ended["amount"]) == (
+        "completed",
+        "time_limit",
+        120,
+        12,
+    )
+
+
 def ready_phone(user):
     from tests.calls.callbacks import YOUR_PHONE
 

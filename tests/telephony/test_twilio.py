@@ -134,16 +134,6 @@ def test_a_call_ended_before_you_answer_is_canceled_at_twilio(user, line):
     assert read(placer, call)["end_reason"] == "ended_by_request"
 
 
-def test_a_call_that_reaches_its_max_duration_ends_at_twilios_time_limit(user, line):
-    ready(user, credit=12)  # two minutes at 6 a minute
-    placer = Placer(user)
-    call = placer.quote_and_place(STAYS)
-    assert call["max_duration"] == 120
-    line.wait(140)
-    ended = read(placer, call)
-    assert (ended["status"], ended["end_reason"], ended["duration"]) == ("completed", "time_limit", 120)
-
-
 # --- signatures ---------------------------------------------------------------------------------------
 
 

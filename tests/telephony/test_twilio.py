@@ -112,6 +112,44 @@ def test_a_connected_call_whose_status_callbacks_were_lost_is_still_billed_from_
     )
 
 
+def test_a_connected_call_whose_every_news_after_the_answer_was_lost_is_billed_from_twilios_records(user, line):
+    line.fake.delivery = "lost"
+    line.fake.dial_action_unreachable = True
+    ready(user)
+    placer = Placer(user)
+    call = placer.quote_and_place(ANSWERS)
+    line.wait(60)
+    assert read(placer, call)["status"] == "ringing"  # you pressed 1; nothing after arrived
+    line.wait(70)  # the worker's check fetches your leg and the callee's
+    ended = read(placer, call)
+    assert (ended["status"], ended["end_reason"], ended["duration"], ended["amount"]) == (
+        "completed",
+        "callee_hung_up",
+        30,
+        6,
+    )
+
+
+def test_a_transcript_twilio_fails_costs_nothing(user, line):
+    from apps.accounts.security import sharing_update
+    from tests.calls.callbacks import TRANSCRIPT_SCOPES, transcribe
+
+    ready(user)
+    sharing_update(user=user, call_summaries=True, message_reading=False)
+    placer = Placer(user, scopes=TRANSCRIPT_SCOPES)
+    call = placer.quote_and_place("+12025550106", record=True)  # Twilio cannot transcribe its recording
+    line.wait(45)
+    assert transcribe(placer, call["id"]).status_code == 202
+    line.wait(30)
+    transcript = transcribe(placer, call["id"]).json()
+    assert (transcript["status"], transcript["failure_reason"], transcript["amount"]) == (
+        "failed",
+        "provider_error",
+        0,
+    )
+    assert not BalanceTransaction.objects.filter(type="transcript").exists()
+
+
 def test_you_hang_up_before_pressing_1(user, line):
     line.fake.your_phone_hangs_up_at_prompt = True
     ready(user)

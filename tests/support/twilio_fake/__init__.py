@@ -65,6 +65,8 @@ class FakeTwilio:
         self.delivery = "in_order"
         self.refuse_next_create = None
         self.your_phone_hangs_up_at_prompt = False
+        # The service does not answer the dial action: Twilio says an application error and hangs up.
+        self.dial_action_unreachable = False
         self._queue, self._seq, self._held = [], itertools.count(), []
         self.server = Server(self)
 
@@ -213,7 +215,9 @@ class FakeTwilio:
             "parent": parent,
             "status": "queued",
             "date_created": now,
-            "start_time": None,
+            # Twilio's start_time is when the call was dialled; "answered" is the fake's own note.
+            "start_time": now,
+            "answered": None,
             "end_time": None,
             "duration": None,
             "sequence": itertools.count(),
@@ -238,7 +242,7 @@ class FakeTwilio:
         if not self._live(call) or call["ending"]:
             return
         now = timezone.now()
-        call.update(status="in-progress", start_time=now)
+        call.update(status="in-progress", answered=now)
         self._status(call, "answered", "in-progress")
         gather = call["gather"]
         if self.your_phone_hangs_up_at_prompt:
@@ -291,7 +295,7 @@ class FakeTwilio:
         if not self._live(leg):
             return
         now = timezone.now()
-        leg.update(status="in-progress", start_time=now)
+        leg.update(status="in-progress", answered=now)
         self._status(leg, "answered", "in-progress")
         limit = int(leg["dial"].get("timeLimit", 14400))
         talk = rest[0].after if rest and rest[0].kind == ev.CALLEE_HUNG_UP else None
@@ -304,7 +308,7 @@ class FakeTwilio:
         if not self._live(leg):
             return
         now = timezone.now()
-        talked = int((now - leg["start_time"]).total_seconds()) if leg["start_time"] else 0
+        talked = int((now - leg["answered"]).total_seconds()) if leg["answered"] else 0
         leg.update(status=outcome, end_time=now, duration=str(talked))
         self._status(leg, "completed", outcome, CallDuration=str(talked))
         parent = self.calls[leg["parent"]]
@@ -314,21 +318,25 @@ class FakeTwilio:
             "CallStatus": "completed" if you_hung_up else "in-progress",
             "DialCallSid": leg["sid"],
             "DialCallStatus": outcome,
-            "DialBridged": "true" if leg["start_time"] else "false",
+            "DialBridged": "true" if leg["answered"] else "false",
         }
-        if leg["start_time"]:
+        if leg["answered"]:
             params["DialCallDuration"] = str(talked)
-        if leg["start_time"] and (dial.get("record") or "").startswith("record-from-answer"):
+        if leg["answered"] and (dial.get("record") or "").startswith("record-from-answer"):
             recording = {
                 "sid": sid("RE"),
                 "call_sid": parent["sid"],
-                "start": leg["start_time"],
+                "start": leg["answered"],
                 "duration": talked,
                 "to": leg["to"],
             }
             self.recordings[recording["sid"]] = recording
             params.update(RecordingSid=recording["sid"], RecordingDuration=str(talked))
-        if not dial.get("action"):
+        if not dial.get("action") or (you_hung_up and self.dial_action_unreachable):
+            return
+        if self.dial_action_unreachable:
+            self.sent.append(("unreachable", dial.get("action"), params))
+            self._end(parent, "completed")
             return
         answer = self._sync(dial.get("action"), params, parent)
         if not you_hung_up:
@@ -338,7 +346,7 @@ class FakeTwilio:
         """You hang up (or the API completes your leg): the callee's leg ends with it."""
         leg = call.get("leg")
         if leg is not None and self._live(leg):
-            self._end_leg(leg, "completed" if leg["start_time"] else "canceled", you_hung_up=True)
+            self._end_leg(leg, "completed" if leg["answered"] else "canceled", you_hung_up=True)
         self._end(call, "completed")
 
     def _end(self, call, outcome: str) -> None:
@@ -349,7 +357,7 @@ class FakeTwilio:
             self._hang_up_yours(call)
             return
         now = timezone.now()
-        talked = int((now - call["start_time"]).total_seconds()) if call["start_time"] else 0
+        talked = int((now - call["answered"]).total_seconds()) if call["answered"] else 0
         call.update(status=outcome, end_time=now, duration=str(talked))
         self._status(call, "completed", outcome, CallDuration=str(talked))
         if self.delivery == "out_of_order":

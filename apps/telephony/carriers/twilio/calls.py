@@ -125,12 +125,15 @@ def status_fetch_events(call_id: str, yours, legs, *, limit: int) -> list[Carrie
         }[yours.status]
         return [event(kind, yours.end_time)]
     found = [event(ev.YOU_PRESSED_1, leg.date_created)]
-    if leg.start_time and leg.status in ("in-progress", "completed"):
-        found.append(event(ev.CALLEE_ANSWERED, leg.start_time))
+    # A leg's start_time is when it was dialled, not answered: billing starts at its end less its duration,
+    # or, for a leg still talking, at this check (never billing the ringing).
+    if leg.status == "in-progress":
+        found.append(event(ev.CALLEE_ANSWERED, now))
     if leg.status == "completed":
         talked = int(leg.duration or 0)
+        ended = leg.end_time or now
         kind = ev.TIME_LIMIT if limit and talked >= limit else ev.CALLEE_HUNG_UP
-        found.append(event(kind, leg.end_time or (leg.start_time + timedelta(seconds=talked))))
+        found += [event(ev.CALLEE_ANSWERED, ended - timedelta(seconds=talked)), event(kind, ended)]
     elif leg.status in ("busy", "no-answer", "failed", "canceled"):
         kind = {
             "busy": ev.CALLEE_BUSY,

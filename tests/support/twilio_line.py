@@ -1,12 +1,15 @@
 """A live-mode carrier under a test's control: the simulator, or the Twilio adapter on the local fake.
 
-``line.wait(seconds)`` moves the clock, lets the carrier do what is due (the fake's
-callbacks) and runs the worker once, as production would in that time.
+One suite, two carriers: a test that asks for ``line`` runs on each (the fixture is
+parametrized), so the boundary is checked by both. ``line.wait(seconds)`` moves the test's
+``clock``, lets the carrier do what is due (the fake's callbacks) and runs the worker, as
+production would in that time. ``twilio`` is the fake alone, the service pointed at it.
 """
 
 import contextlib
 from urllib.parse import urlencode
 
+import pytest
 from django.test import Client
 
 from apps.jobs.public import run_due
@@ -74,3 +77,23 @@ class TwilioLine(SimulatedLine):
     def sms(self, *, number, sender: str, body: str) -> None:
         self.fake.send_sms(to=number.number, sender=sender, body=body)
         run_due(now=self.clock.at)
+
+
+@pytest.fixture
+def twilio(settings):
+    """The fake of Twilio, started on loopback, and the service pointed at it for live mode."""
+    with twilio_fake(settings) as fake:
+        yield fake
+
+
+@pytest.fixture(params=[carriers.SIMULATED, carriers.TWILIO])
+def line(request, settings, clock):
+    """The carrier of live mode, and how the test lets time pass on it."""
+    if request.param == carriers.SIMULATED:
+        settings.TELEPHONY_CARRIER = carriers.SIMULATED
+        carriers._carrier.cache_clear()
+        yield SimulatedLine(clock)
+    else:
+        with twilio_fake(settings) as fake:
+            yield TwilioLine(clock, fake)
+    carriers._carrier.cache_clear()

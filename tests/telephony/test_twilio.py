@@ -322,3 +322,11 @@ def test_test_mode_stays_on_the_simulator(user, twilio):
     call = placer.quote_and_place(ANSWERS)
     assert Call.objects.get(pk=call["id"]).carrier == "simulated"
     assert twilio.requests == []
+
+
+def test_an_operators_own_message_to_a_live_number_goes_through_the_same_boundary(user, twilio):
+    from apps.messages.services import message_arrive
+
+    number = make_sms_number(user, "+14155550177")
+    message = message_arrive(number=number, sender="+447700900123", body="Your code is 424242")
+    assert message is not None and message.body == "Your code is 424242" and message.livemode

@@ -79,12 +79,13 @@ class TwilioCarrier(Carrier):
         return CallbackReply(events=found, dedupe_key=key)
 
     def parse_inbound_message(self, payload) -> InboundMessage:
-        """Twilio's SMS webhook parameters (``To``, ``From``, ``Body``), already verified."""
+        """Twilio's SMS webhook parameters (``To``, ``From``, ``Body``), already verified; or the operator's own
+        ``{"number", "from", "body"}`` (``manage.py sim_sms`` on a live number), taken as it is."""
         return InboundMessage(
-            to=payload.get("To", ""),
-            sender=payload.get("From", ""),
-            body=payload.get("Body", ""),
-            received_at=timezone.now(),
+            to=payload.get("To") or payload.get("number", ""),
+            sender=payload.get("From") or payload.get("from", ""),
+            body=payload.get("Body") or payload.get("body", ""),
+            received_at=payload.get("received_at") or timezone.now(),
             livemode=True,
         )
 

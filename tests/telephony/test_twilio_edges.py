@@ -179,3 +179,14 @@ def test_an_operators_own_message_to_a_live_number_goes_through_the_same_boundar
     number = make_sms_number(user, "+14155550177")
     message = message_arrive(number=number, sender="+447700900123", body="Your code is 424242")
     assert message is not None and message.body == "Your code is 424242" and message.livemode
+
+
+def test_the_fakes_answers_are_held_to_the_description_too():
+    from tests.support.twilio_fake import spec
+    from tests.support.twilio_fake.resources import ACCOUNT_SID
+
+    document = spec.document_of("twilio_api_v2010.subset.json")
+    with pytest.raises(AssertionError, match="status='hung-up' is not one of"):
+        spec.shaped(document, "api.v2010.account.call", {"account_sid": ACCOUNT_SID, "status": "hung-up"})
+    with pytest.raises(AssertionError, match="not an RFC 2822 date"):
+        spec.shaped(document, "api.v2010.account.call", {"date_created": "2026-11-28T10:00:00Z"})

@@ -55,7 +55,16 @@ class Server:
         length = int(environ.get("CONTENT_LENGTH") or 0)
         raw = environ["wsgi.input"].read(length).decode() if length else ""
         form = parse_qs(raw, keep_blank_values=True) if raw else {}
-        status, body = self.handle(method, path, query, form, environ.get("HTTP_AUTHORIZATION", ""))
+        if raw and not environ.get("CONTENT_TYPE", "").startswith("application/x-www-form-urlencoded"):
+            status, body = twilio_error(400, 20001, "Twilio takes form-encoded bodies")
+            self.fake.violations.append(f"{method} {path} sent {environ.get('CONTENT_TYPE')!r}")
+        else:
+            try:
+                status, body = self.handle(method, path, query, form, environ.get("HTTP_AUTHORIZATION", ""))
+            except AssertionError as wrong:
+                # An answer off Twilio's description is the fake's fault: the test fails on it at teardown.
+                self.fake.violations.append(f"the fake's answer to {method} {path}: {wrong}")
+                status, body = twilio_error(500, 20500, "Internal Server Error")
         payload = json.dumps(body).encode()
         start_response(f"{status} X", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))])
         return [payload]

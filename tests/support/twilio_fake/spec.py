@@ -12,6 +12,8 @@ the test that made it.
 import json
 import re
 from dataclasses import dataclass
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -132,13 +134,45 @@ def check(method: str, path: str, query: dict[str, list[str]], form: dict[str, l
     return problems
 
 
+_TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict, "array": list, "number": (int, float)}
+
+
+def _answer_problem(name: str, value, schema: dict, document: dict) -> str | None:
+    schema = resolve(document, schema)
+    if value is None:
+        return None if schema.get("nullable") or "type" not in schema else f"{name} may not be null"
+    kind = schema.get("type")
+    if kind and (not isinstance(value, _TYPES[kind]) or (kind == "integer" and isinstance(value, bool))):
+        return f"{name}={value!r} is not of type {kind}"
+    if "enum" in schema and value not in schema["enum"]:
+        return f"{name}={value!r} is not one of {schema['enum']}"
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        return f"{name}={value!r} does not match {schema['pattern']}"
+    if schema.get("format") == "date-time-rfc-2822":
+        try:
+            parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return f"{name}={value!r} is not an RFC 2822 date"
+    if schema.get("format") == "date-time":
+        try:
+            datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return f"{name}={value!r} is not an ISO 8601 date"
+    return None
+
+
 def shaped(document: dict, schema_name: str, values: dict) -> dict:
-    """A resource as Twilio writes it: every property of its schema, null where the fake has no value."""
+    """A resource as Twilio writes it: every property of its schema (null where the fake has no value),
+    each value of the schema's type, enum, pattern and date format."""
     properties = document["components"]["schemas"][schema_name]["properties"]
     unknown = set(values) - set(properties)
     if unknown:
         raise AssertionError(f"{schema_name} has no properties {sorted(unknown)}")
-    return {name: values.get(name) for name in properties}
+    answer = {name: values.get(name) for name in properties}
+    problems = [p for p in (_answer_problem(n, v, properties[n], document) for n, v in answer.items()) if p]
+    if problems:
+        raise AssertionError(f"{schema_name}: {'; '.join(problems)}")
+    return answer
 
 
 def document_of(file_name: str) -> dict:

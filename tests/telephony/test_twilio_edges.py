@@ -190,3 +190,20 @@ def test_the_fakes_answers_are_held_to_the_description_too():
         spec.shaped(document, "api.v2010.account.call", {"account_sid": ACCOUNT_SID, "status": "hung-up"})
     with pytest.raises(AssertionError, match="not an RFC 2822 date"):
         spec.shaped(document, "api.v2010.account.call", {"date_created": "2026-11-28T10:00:00Z"})
+
+
+def test_svc_place_call_tells_the_assistant_what_twilios_refusal_asks(user, on_twilio, settings):
+    from tests.support.mcp import McpClient, install_fake_tokens
+
+    ready(user)
+    mcp = McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"calls:place", "calls:read"})))
+
+    def tool(name, arguments):
+        return mcp.request("tools/call", {"name": name, "arguments": arguments}).json()["result"]
+
+    quote = tool("svc_quote_call", {"to": ANSWERS})["structuredContent"]
+    on_twilio.fake.refuse_next_create = (400, 21210, "The source phone number provided is not yet verified")
+    refused = tool("svc_place_call", {"quote_id": quote["id"]})
+    assert refused["isError"] is True and "not verified" in refused["content"][0]["text"]
+    placed = tool("svc_place_call", {"quote_id": quote["id"]})
+    assert placed["isError"] is False and placed["structuredContent"]["call"]["status"] == "ringing_you"

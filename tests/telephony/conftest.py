@@ -1,15 +1,8 @@
-"""The telephony tests' clock; ``line`` and ``twilio`` are the suite's (tests/support/twilio_line.py)."""
+"""``line``, ``twilio`` and ``clock`` are the suite's (tests/support/twilio_line.py); here, Twilio alone."""
 
 import pytest
 
-from tests.calls.callbacks import frozen_clock
 from tests.support.twilio_line import TwilioLine
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from apps.mcp_bridge import registry  # noqa: F401  the tools are registered
 from tests.calls.callbacks import (
     TRANSCRIPT_PRICE,
     TRANSCRIPT_SCOPES,
+    YOUR_PHONE,
     Placer,
     ready,
     transcribe,
@@ -93,7 +94,7 @@ def test_a_call_ended_through_the_api_mid_call(user, line):
     assert after["duration"] == 61 and after["amount"] == 12  # two started minutes at 6
     assert [charge.amount for charge in charges(user, call["id"])] == [-12]
     if line.name == "twilio":
-        assert line.fake.call_to(ready_phone(user))["status"] == "completed"
+        assert line.fake.call_to(YOUR_PHONE)["status"] == "completed"
         assert line.fake.call_to(STAYS)["status"] == "completed"
 
 
@@ -110,12 +111,6 @@ def test_a_call_that_reaches_its_max_duration_ends_at_the_time_limit(user, line)
         120,
         12,
     )
-
-
-def ready_phone(user):
-    from tests.calls.callbacks import YOUR_PHONE
-
-    return YOUR_PHONE
 
 
 def test_an_inbound_sms_is_read_through_svc_read_messages(user, line, settings):

@@ -80,6 +80,15 @@ class TwilioLine(SimulatedLine):
 
 
 @pytest.fixture
+def clock():
+    """``timezone.now()`` held still, moved by the test (a module's own ``clock`` fixture takes its place)."""
+    from tests.calls.callbacks import frozen_clock
+
+    with frozen_clock() as clock:
+        yield clock
+
+
+@pytest.fixture
 def twilio(settings):
     """The fake of Twilio, started on loopback, and the service pointed at it for live mode."""
     with twilio_fake(settings) as fake:

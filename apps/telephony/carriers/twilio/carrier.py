@@ -40,11 +40,11 @@ class TwilioCarrier(Carrier):
     def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
         calls.end_later(call_id=call_id, ref=ref)
 
-    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> None:
-        # Callbacks already received and not yet applied (the worker's lane may lag): apply them now.
+    def refresh(self, *, call_id: str, ref: str, livemode: bool) -> int:
+        """Apply the callbacks already received and not yet applied (the worker's lane may lag); how many."""
         from apps.jobs.public import run_due
 
-        run_due(subject=call_id, kinds=[CARRIER_EVENT_JOB])
+        return run_due(subject=call_id, kinds=[CARRIER_EVENT_JOB])
 
     def parse_callback(self, request) -> list[CarrierEvent]:
         what = request.resolver_match.kwargs.get("what", "") if request.resolver_match else ""

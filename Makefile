@@ -75,6 +75,8 @@ check: install
 	$(VENV)/bin/lint-imports
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	SECRET_KEY=check-only-$$(date +%s)-not-a-real-deployment-key-0123456789abcdef BASE_URL=https://api.example.com \
+		TELEPHONY_CARRIER=twilio TWILIO_ACCOUNT_SID=AC00000000000000000000000000000000 TWILIO_AUTH_TOKEN=check-only \
+		TWILIO_INTELLIGENCE_SERVICE_SID=GA00000000000000000000000000000000 \
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 lint: install

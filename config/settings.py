@@ -146,6 +146,13 @@ LOW_BALANCE_THRESHOLD = int(env("LOW_BALANCE_THRESHOLD", "500"))
 # Callback calls (docs/design.md "Quotes and callback calls"). The carrier of live-mode calls, by name
 # (apps/telephony/carriers) or dotted path; test mode is always the simulator.
 TELEPHONY_CARRIER = env("TELEPHONY_CARRIER", "simulated")
+# TELEPHONY_CARRIER=twilio (docs/operations.md, "A real carrier"): the account that places calls and signs
+# its callbacks, where its REST API is (a local fake in tests), and the Voice Intelligence service
+# (GA...) that transcribes recorded calls.
+TWILIO_ACCOUNT_SID = env("TWILIO_ACCOUNT_SID", "")
+TWILIO_AUTH_TOKEN = env("TWILIO_AUTH_TOKEN", "")
+TWILIO_API_BASE = env("TWILIO_API_BASE", "https://api.twilio.com")
+TWILIO_INTELLIGENCE_SERVICE_SID = env("TWILIO_INTELLIGENCE_SERVICE_SID", "")
 # Who applies the normalized events the carrier reports, by family (the boundary imports no app).
 TELEPHONY_RECEIVERS = {
     "call": "apps.calls.states.call_apply_carrier_event",
@@ -536,6 +543,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"level": "ERROR"},
+        # The twilio package logs every request's headers and parameters (numbers, TwiML) at INFO.
+        "twilio.http_client": {"level": "WARNING"},
         # Requests refused for their size or field count: one line each, never a traceback.
         **{
             f"django.security.{refusal}": {"filters": ["refused_request_line"]}

@@ -3,6 +3,7 @@ from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
 from tests.support.factories import UserFactory, make_api_key
+from tests.support.twilio_line import clock, line, twilio  # noqa: F401  (one suite, two carriers)
 
 # Under pytest-xdist (make test: --dist loadgroup) each group runs on one worker, so the session's
 # live server (the browser tests') and gunicorn with its demo data (the end-to-end tests') start

@@ -107,18 +107,26 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
             "Idempotency-Key is required. 201 with the call in ringing_you and a hold of the quote's max_amount "
             "on the balance. Refusals in this order: quote not found (404, param quote), expired (410 "
             "quote_expired), placed already (409 quote_used), a callback of this account already live (409 "
-            "call_in_progress), the available balance (402) and the spend limits (403) checked again."
+            "call_in_progress), the available balance (402) and the spend limits (403) checked again. On a real "
+            "carrier, its refusals are errors that write nothing (the quote stays open): your number or the caller "
+            "ID refused (400, param quote), your phone's country not allowed (422), the carrier busy or out of "
+            "service (503 with Retry-After)."
         ),
         request=inline_serializer("CallCreate", {"quote": serializers.CharField(help_text="The quote's id, quo_...")}),
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: CallSerializer,
-            400: error_response("idempotency_key_required; invalid_body."),
+            400: error_response(
+                "idempotency_key_required; invalid_body; invalid_request (param quote): the carrier will not call "
+                "your number or show the caller ID."
+            ),
             402: error_response("insufficient_credits."),
             403: error_response("spend_limit_exceeded."),
             404: error_response("not_found: no such quote in this account and mode (param quote)."),
             409: error_response("quote_used (names the call); call_in_progress (names it)."),
             410: error_response("quote_expired (param quote)."),
+            422: error_response("destination_not_allowed (param quote): the carrier may not call your phone's country"),
+            503: error_response("service_unavailable: the carrier is busy or not in service; retry after Retry-After."),
         },
     )
     def post(self, request):

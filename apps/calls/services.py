@@ -257,12 +257,18 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         max_duration=max_duration,
         livemode=call.livemode,
         now=now,
+        callee_name=_contact_name(principal, quote.contact_id),
     )
     try:
         placed = carrier.place_callback(request)
         call.carrier_ref = placed.ref
         reported = [(event.kind, event.at) for event in placed.events]
-    except CarrierRefused:
+    except CarrierRefused as refused:
+        if refused.code:
+            # A refusal the user can act on (a caller ID the carrier will not show, the carrier busy):
+            # answered as the contract's error, and nothing is written, so the quote can be placed again.
+            headers = {"Retry-After": str(refused.retry_after)} if refused.retry_after else None
+            raise ApiError(refused.code, refused.message, param=refused.param, headers=headers) from None
         reported = [(ev.REFUSED, now)]
     call.transcript_ref = None  # a new call has none: its serializer (the answer, the event) needs no query
     changed = []
@@ -283,6 +289,12 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         raise ApiError("call_in_progress", "Another call of this account is still live.") from None
     quote.call_id = call.id
     return call
+
+
+def _contact_name(principal, contact_id: str) -> str:
+    """The name the prompt on your phone says, where the quote was for a contact."""
+    contact = contact_get(principal=principal, contact_id=contact_id) if contact_id else None
+    return contact.name if contact else ""
 
 
 def call_refresh(call: Call) -> bool:
@@ -323,9 +335,9 @@ def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | 
             return call
         audit = call_audit(principal, EventType.CALL_ENDED, call, now)
         call_writes_send(call_change(call, changed, audit=audit))
-        carrier = carrier_for(livemode=call.livemode)
-        ref = call.carrier_ref
-        transaction.on_commit(lambda: carrier.end(call_id=call.id, ref=ref, livemode=call.livemode))
+        # In the ending's transaction: a carrier that must call out writes that as durable work, so the
+        # end reaches it exactly when the call is ended here, however the process fares after the commit.
+        carrier_for(livemode=call.livemode).end(call_id=call.id, ref=call.carrier_ref, livemode=call.livemode)
     return call
 
 

@@ -471,4 +471,6 @@ def simulator_facts() -> dict:
         "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
         "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
         "code_sender": readable(simulator.CODE_SENDER),
+        # Which carrier places this service's live-mode calls (test mode is always the simulator).
+        "live_on_twilio": settings.TELEPHONY_CARRIER == "twilio",
     }

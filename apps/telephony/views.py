@@ -1,11 +1,14 @@
 """``/carrier/<name>/<what>``: where a real carrier's callbacks land, outside /v1 (docs/design.md, Phase 3).
 
-The adapter checks the carrier's signature and translates; each normalized event goes to
-its receiver. Nothing here knows a call's states.
+The adapter checks the carrier's signature and translates; the events go to their
+receivers as durable work, once however often the carrier sends the callback
+(``delivery.py``). A callback the carrier did not sign changes nothing and is logged once.
+Nothing here knows a call's states.
 """
 
 import logging
 
+from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -14,7 +17,7 @@ from apps.core import metrics
 
 from .carriers import carrier_named
 from .carriers.base import CarrierRefused
-from .events import deliver
+from .delivery import deliver_later
 
 logger = logging.getLogger(__name__)
 
@@ -26,11 +29,13 @@ def carrier_callback(request, name: str, what: str):
     if carrier is None:
         return JsonResponse({"error": "unknown carrier"}, status=404)
     try:
-        events = carrier.parse_callback(request)
+        reply = carrier.answer_callback(request, what)
     except CarrierRefused as refused:
         logger.warning("carrier callback refused: %s %s: %s", name, what, refused.message)
         metrics.count_carrier_refusal(carrier=name, stage="callback")
         return JsonResponse({"error": "refused"}, status=403)
-    for event in events:
-        deliver(event)
+    with transaction.atomic():
+        deliver_later(reply.events, dedupe_key=reply.dedupe_key)
+    if reply.content:
+        return HttpResponse(reply.content, content_type=reply.content_type)
     return HttpResponse(status=204)

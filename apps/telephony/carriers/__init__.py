@@ -12,7 +12,11 @@ from django.utils.module_loading import import_string
 from .base import Carrier
 
 SIMULATED = "simulated"
-CARRIERS = {SIMULATED: "apps.telephony.carriers.simulated.SimulatedCarrier"}
+TWILIO = "twilio"
+CARRIERS = {
+    SIMULATED: "apps.telephony.carriers.simulated.SimulatedCarrier",
+    TWILIO: "apps.telephony.carriers.twilio.carrier.TwilioCarrier",
+}
 
 
 @functools.lru_cache(maxsize=8)

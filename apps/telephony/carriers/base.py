@@ -3,10 +3,11 @@
 A carrier adapter translates between this interface and one telephony provider: it never
 decides a call's state, never bills, never reads our tables. It reports what happened as
 normalized events (``apps.telephony.events``); the calls app applies them to its
-transitions table. A Twilio adapter is one module: ``place_callback`` is ``POST /Calls``
-to your phone with ``<Gather numDigits=1>`` then ``<Dial callerId=...>``, ``end`` is an
-update to ``canceled``/``completed``, ``parse_callback`` checks ``X-Twilio-Signature`` and
-maps ``CallStatus``/``Digits`` to event kinds.
+transitions table. Two implement it: the simulator (``simulated.py``) and Twilio
+(``twilio/``: ``place_callback`` is ``POST /Calls`` to your phone with ``<Gather
+numDigits=1>`` then ``<Dial callerId=...>``, ``end`` an update to ``canceled``/``completed``,
+``answer_callback`` checks ``X-Twilio-Signature`` and maps ``CallStatus``/``Digits``/
+``DialCallStatus`` to event kinds).
 """
 
 import functools
@@ -41,6 +42,8 @@ class CallbackRequest:
     max_duration: int
     livemode: bool
     now: datetime
+    # Who the callee is, as the prompt on your phone names them: the contact's name, or "" (then the number).
+    callee_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,11 +79,34 @@ class TranscriptionRequest:
     duration: int = 0
 
 
-class CarrierRefused(Exception):
-    """The carrier would not take the request (an outage, a refusal); ``message`` says what happened."""
+@dataclass(frozen=True)
+class CallbackReply:
+    """What a carrier's callback reported and what to answer it.
 
-    def __init__(self, message: str):
+    ``events`` are applied once, in order, as one piece of durable work: ``dedupe_key`` names the
+    callback, so a carrier's retry or duplicate of it writes nothing new. ``content`` is the body
+    the carrier expects back (TwiML for a call still in progress); empty: 204.
+    """
+
+    events: list[CarrierEvent] = field(default_factory=list)
+    dedupe_key: str | None = None
+    content: str = ""
+    content_type: str = "text/xml"
+
+
+class CarrierRefused(Exception):
+    """The carrier would not take the request (an outage, a refusal); ``message`` says what happened.
+
+    ``code`` is the contract's error code (apps/core/errors.py) when the refusal is the user's to act
+    on (a caller ID the carrier will not show, a country it may not call, the carrier busy), with
+    ``param`` and ``retry_after`` where they apply; without one the call is placed as ``failed``.
+    """
+
+    def __init__(self, message: str, *, code: str = "", param: str | None = None, retry_after: int | None = None):
         self.message = message
+        self.code = code
+        self.param = param
+        self.retry_after = retry_after
         super().__init__(message)
 
 
@@ -117,7 +143,8 @@ class Carrier(ABC):
 
     @abstractmethod
     def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
-        """Hang up or cancel a live call; idempotent (ending an ended call does nothing)."""
+        """Hang up or cancel a live call; idempotent (ending an ended call does nothing). Called in the
+        transaction that ends the call: an adapter that must call out writes durable work, never waits."""
 
     def refresh(self, *, call_id: str, ref: str, livemode: bool) -> int | None:
         """Bring a live call's events up to now before it is read; carriers that push them need nothing.
@@ -128,6 +155,12 @@ class Carrier(ABC):
     def parse_callback(self, request) -> list[CarrierEvent]:
         """The events of a callback the carrier sent to ``/carrier/<name>/...``, after checking that the
         carrier signed it; raises ``CarrierRefused`` for one it did not."""
+
+    def answer_callback(self, request, what: str) -> CallbackReply:
+        """The events of the callback ``what`` and the answer the carrier expects; raises
+        ``CarrierRefused`` for a callback the carrier did not sign. By default: ``parse_callback``'s
+        events, answered 204."""
+        return CallbackReply(events=self.parse_callback(request))
 
     @abstractmethod
     def parse_inbound_message(self, payload) -> InboundMessage:

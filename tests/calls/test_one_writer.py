@@ -134,7 +134,10 @@ class StatusWrites(ast.NodeVisitor):
         if name == "Call" and "status" in keywords:
             self.found.append((self.function, node.lineno))
         writes_status = "status" in keywords or None in keywords  # status=, or **fields
-        names_calls = "Call" in ast.unparse(node) or "call" in ast.unparse(node.func).lower()
+        # The calls table: Call.objects...update(), update_row_statement(Call, ...), bulk_update of calls.
+        names_calls = "Call.objects" in ast.unparse(node.func) or (
+            bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == "Call"
+        )
         if name in ("update", "update_row_statement", "bulk_update") and writes_status and names_calls:
             self.found.append((self.function, node.lineno))
         self.generic_visit(node)

@@ -206,4 +206,4 @@ def test_svc_place_call_tells_the_assistant_what_twilios_refusal_asks(user, on_t
     refused = tool("svc_place_call", {"quote_id": quote["id"]})
     assert refused["isError"] is True and "not verified" in refused["content"][0]["text"]
     placed = tool("svc_place_call", {"quote_id": quote["id"]})
-    assert placed["isError"] is False and placed["structuredContent"]["call"]["status"] == "ringing_you"
+    assert placed["isError"] is False and placed["structuredContent"]["status"] == "ringing_you"

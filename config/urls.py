@@ -24,6 +24,7 @@ urlpatterns = [
     path("carrier/", include("apps.telephony.urls")),
     # /api/oauth/connections* and /settings/connected-apps*.
     path("", include("apps.oauth.connections.urls")),
+    path("", include("apps.safeguards.urls")),
     # Dashboard pages: /settings/api-keys, /settings/activity, password and sharing, sign-in, home.
     path("", include("apps.apikeys.page_urls")),
     path("", include("apps.billing.page_urls")),

@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 from apps.core.money import display
-from apps.mcp_bridge.registry import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.registry import ToolFailure, ToolSpec, failure_for, register
 
 from . import selectors, services, spoken
 from .models import QUOTE_PREFIX
@@ -24,7 +24,7 @@ INTEGER = {"type": "integer"}
 
 
 def _failure(error: ApiError) -> ToolFailure:
-    return ToolFailure(error.message)
+    return failure_for(error)
 
 
 def _duration(seconds: int) -> str:
@@ -44,8 +44,13 @@ def quote_spoken(quote: dict, contact_name: str | None) -> str:
     return (
         f"Calling {who} costs {quote['price_display']} a minute; your phone {spoken.number(quote['your_number'])} "
         f"will ring first and {sees} will see {spoken.number(quote['caller_id'])}. The call can last up to "
-        f"{quote['max_duration_display']}. Say yes to place it; the quote is valid 10 minutes."
+        f"{quote['max_duration_display']}.{_left_today(quote)} Say yes to place it; the quote is valid 10 minutes."
     )
+
+
+def _left_today(quote: dict) -> str:
+    left = quote.get("spend_left_today")
+    return "" if left is None else f" {display(left, quote['currency'])} of today's spending allowance is left."
 
 
 def quote_call(*, principal, arguments) -> dict:

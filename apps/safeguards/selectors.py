@@ -1,0 +1,125 @@
+"""Reads for the confirmation page: the action a link names, as the user sees it. The quote, its
+contact, the app and the calls' spend are read through the app registry (by model name), so this
+app imports neither the calls app nor a credential issuer."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.apps import apps as django_apps
+from django.conf import settings
+from django.db.models import Sum
+from django.utils import timezone
+
+from apps.core.money import display
+from apps.core.phones import readable
+
+from .gates import WEBHOOK_DECISION_LIFETIME
+from .models import Decision
+from .rules import rules_get, shown
+
+
+@dataclass
+class PendingAction:
+    """What the page shows and what a decision records."""
+
+    action: str
+    client_id: str
+    client_name: str
+    subject: str
+    expires_at: datetime
+    summary: str  # "a call to +1 202-555-0100"
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    closed: str = ""  # why it can no longer be decided ("" while it can)
+
+
+def app_name(client_id: str) -> str:
+    model = django_apps.get_model(settings.OAUTH2_PROVIDER_APPLICATION_MODEL)
+    name = model.objects.filter(client_id=client_id).values_list("name", flat=True).first()
+    return name or client_id
+
+
+def spent_today_by_app(*, user_id, client_id: str, now: datetime) -> int:
+    """What this app's calls count against its allowance today (live mode: apps act in live mode only)."""
+    call_model = django_apps.get_model("calls", "Call")
+    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    spent = (
+        call_model.objects.filter(user_id=user_id, livemode=True, credential_id=client_id, created__gte=start)
+        .exclude(quote_id="")
+        .aggregate(total=Sum("spend"))["total"]
+    )
+    return int(spent or 0)
+
+
+def pending_action(*, user, payload: dict, now: datetime | None = None) -> PendingAction | None:
+    """The action of a signed link for the signed-in ``user``; None when it names another account's."""
+    now = now or timezone.now()
+    if str(payload.get("u")) != str(user.pk):
+        return None
+    client_id = str(payload.get("c", ""))
+    name = app_name(client_id)
+    if payload.get("a") == Decision.CALL:
+        return _call_action(user=user, client_id=client_id, name=name, quote_id=str(payload.get("s", "")), now=now)
+    if payload.get("a") == Decision.WEBHOOK:
+        events = payload.get("ev") or []
+        endpoint_id = payload.get("we") or ""
+        url = str(payload.get("url", ""))
+        what = f"webhook endpoint {endpoint_id} to send to {url}" if endpoint_id else f"a webhook endpoint at {url}"
+        facts = [("App", name), ("Sends events to", url), ("Events", ", ".join(events) or "unchanged")]
+        if endpoint_id:
+            facts.append(("Endpoint", endpoint_id))
+        return PendingAction(
+            action=Decision.WEBHOOK,
+            client_id=client_id,
+            client_name=name,
+            subject=str(payload.get("s", "")),
+            expires_at=now + WEBHOOK_DECISION_LIFETIME,
+            summary=what,
+            facts=facts,
+        )
+    return None
+
+
+def _call_action(*, user, client_id: str, name: str, quote_id: str, now: datetime) -> PendingAction | None:
+    quote = django_apps.get_model("calls", "Quote").objects.filter(pk=quote_id, user_id=user.pk).first()
+    if quote is None:
+        return None
+    contact = ""
+    if quote.contact_id:
+        contact_model = django_apps.get_model("contacts", "Contact")
+        contact = contact_model.objects.filter(pk=quote.contact_id).values_list("name", flat=True).first() or ""
+    rules = rules_get(user_id=user.pk, client_id=client_id)
+    left = max(0, rules.daily_allowance - spent_today_by_app(user_id=user.pk, client_id=client_id, now=now))
+    facts = [
+        ("App", name),
+        ("Number", readable(quote.to_number)),
+        ("Contact", contact or "Not one of your contacts"),
+        ("Price a minute", display(quote.per_minute_amount_decimal, quote.currency)),
+        ("Allowance left today", f"{shown(left)} of {rules.allowance_display}"),
+        ("Your phone rings first", readable(quote.your_number)),
+        ("The callee sees", readable(quote.caller_id)),
+    ]
+    closed = ""
+    if quote.call_id:
+        closed = "This quote was placed already."
+    elif now >= quote.expires_at:
+        closed = "This quote expired. The app can ask for a new one."
+    return PendingAction(
+        action=Decision.CALL,
+        client_id=client_id,
+        client_name=name,
+        subject=quote.pk,
+        expires_at=quote.expires_at,
+        summary=f"a call to {readable(quote.to_number)}" + (f" ({contact})" if contact else ""),
+        facts=facts,
+        closed=closed,
+    )
+
+
+def decision_for(*, user, decision_id: str, action: PendingAction) -> Decision | None:
+    """The decision already taken on this link, or on this quote through another link."""
+    found = Decision.objects.filter(user=user, pk=decision_id).first()
+    if found is None and action.action == Decision.CALL:
+        found = Decision.objects.filter(
+            user=user, client_id=action.client_id, action=Decision.CALL, subject=action.subject
+        ).first()
+    return found

@@ -18,8 +18,6 @@ from .rules import allowance_choices, default_allowance, rules_get, shown
 def parse_allowance(value, *, param: str = "daily_allowance") -> int:
     """An allowance the user may choose (minor units), or 400 naming the choices."""
     choices = allowance_choices()
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
     if type(value) is not int or value not in choices:
         offered = ", ".join(f"{amount} ({shown(amount)})" for amount in choices)
         raise ApiError("invalid_request", f"{param} must be one of {offered}, in minor units.", param=param)
@@ -47,15 +45,15 @@ def rules_set(
                     row = ConnectionRules.objects.create(
                         user=user,
                         client_id=client_id,
-                        daily_allowance=default_allowance(),
-                        ask_first=ask_first_default,
+                        daily_allowance=default_allowance() if daily_allowance is None else daily_allowance,
+                        ask_first=ask_first_default if ask_first is None else ask_first,
                         updated=now,
                     )
             except IntegrityError:  # the same connection's row written by a concurrent consent
                 row = ConnectionRules.objects.select_for_update().get(user=user, client_id=client_id)
             else:
-                _audit_allowance(user, client_id, client_name, None, row.daily_allowance, now)
-                _audit_ask_first(user, client_id, client_name, row.ask_first, now)
+                # What consent chose is part of connecting the app (its own audit event): no change yet.
+                return row
         changed = []
         if daily_allowance is not None and daily_allowance != row.daily_allowance:
             _audit_allowance(user, client_id, client_name, row.daily_allowance, daily_allowance, now)
@@ -72,9 +70,7 @@ def rules_set(
 
 
 def _audit_allowance(user, client_id, client_name, before, after, now) -> None:
-    summary = f"set the daily allowance to {shown(after)}"
-    if before is not None:
-        summary += f" (was {shown(before)})"
+    summary = f"set the daily allowance to {shown(after)} (was {shown(before)})"
     audit_record(
         event_type=EventType.CONNECTION_ALLOWANCE_CHANGED,
         user=user,

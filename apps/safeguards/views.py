@@ -57,7 +57,8 @@ def rules_form(request):
         messages.error(request, "No such connected app.")
         return redirect("connected-apps-page")
     try:
-        allowance = parse_allowance(request.POST.get("daily_allowance"))
+        value = request.POST.get("daily_allowance", "")
+        allowance = parse_allowance(int(value) if value.isdigit() else value)
     except ApiError as error:
         messages.error(request, error.message)
         return redirect("connected-apps-page")

@@ -7,7 +7,7 @@ import pytest
 
 from apps.audit.models import AuditEvent, EventType
 from apps.safeguards.models import ConnectionRules
-from tests.calls.callbacks import CALLEE, Placer
+from tests.calls.callbacks import Placer
 from tests.support.envelope import assert_error
 from tests.support.oauth import decide, make_client, pkce, signed_in, start
 from tests.support.safeguards import PLACE_SCOPES, connect

@@ -32,26 +32,25 @@ def test_consent_offers_the_allowance_once_calls_place_is_ticked(service, width)
     user = UserFactory(email="ada@example.com")
     app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
     _verifier, challenge = pkce()
-    with callback_server() as callback:
-        with sync_playwright() as pw:
-            browser, page = chromium(pw, width)
-            try:
-                query = authorize_query(service, app.client_id, callback, challenge, "rates:read calls:place")
-                open_consent(page, service, user.email, query)
-                assert page.is_hidden("#app-rules")  # calls:place starts unticked: nothing to choose yet
-                page.check("#scopes input[value='calls:place']")
-                assert page.is_visible("#app-rules")
-                assert page.is_checked("#app-rules input[value='500']")  # $5 by default
-                assert page.is_checked("#ask-first")  # self-registered: asks first by default
-                assert page.locator("#rules-explained li").count() == 3
-                assert_fits(page, "consent, allowance offered")
-                page.check("#app-rules input[value='2000']")
-                page.uncheck("#ask-first")
-                page.check("#confirm-sensitive")
-                page.click("#allow")
-                page.wait_for_url(re.compile(re.escape(f"{callback}?")))
-            finally:
-                browser.close()
+    with callback_server() as callback, sync_playwright() as pw:
+        browser, page = chromium(pw, width)
+        try:
+            query = authorize_query(service, app.client_id, callback, challenge, "rates:read calls:place")
+            open_consent(page, service, user.email, query)
+            assert page.is_hidden("#app-rules")  # calls:place starts unticked: nothing to choose yet
+            page.check("#scopes input[value='calls:place']")
+            assert page.is_visible("#app-rules")
+            assert page.is_checked("#app-rules input[value='500']")  # $5 by default
+            assert page.is_checked("#ask-first")  # self-registered: asks first by default
+            assert page.locator("#rules-explained li").count() == 3
+            assert_fits(page, "consent, allowance offered")
+            page.check("#app-rules input[value='2000']")
+            page.uncheck("#ask-first")
+            page.check("#confirm-sensitive")
+            page.click("#allow")
+            page.wait_for_url(re.compile(re.escape(f"{callback}?")))
+        finally:
+            browser.close()
     rules = ConnectionRules.objects.get(user=user, client_id=app.client_id)
     assert (rules.daily_allowance, rules.ask_first) == (2000, False)
 

@@ -297,11 +297,13 @@ def on_tools_call(params: types.CallToolRequestParams | PlainParams, version: st
         arguments = registry.checked_arguments(spec, params.arguments or {})
     except registry.InvalidArguments as exc:
         raise RpcError(types.INVALID_PARAMS, str(exc)) from None
-    elicits_url = takes_url_elicitation(params, version, principal)
     try:
-        return version, registry.tool_call(principal=principal, spec=spec, arguments=arguments, elicits_url=elicits_url)
+        return version, registry.tool_call(principal=principal, spec=spec, arguments=arguments)
     except registry.UserActionRequired as needed:
-        return version, url_elicitation(needed, version)
+        # Asked only on this path, so a tool call that is answered never reads what a client declared.
+        if takes_url_elicitation(params, version, principal):
+            return version, url_elicitation(needed, version)
+        return version, registry.failure_result(needed.link_text())
 
 
 # URL-mode elicitation (the user sent to a page of the service mid-call): first in this handshake

@@ -212,19 +212,17 @@ def _declares_integer(schema: dict | None) -> bool:
     return declared == "integer" or (isinstance(declared, list) and "integer" in declared)
 
 
-def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any], elicits_url: bool = False) -> dict:
+def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
     """Run ``spec`` for ``principal``; arguments come from ``checked_arguments``.
 
     Returns the ``CallToolResult`` as its by-alias JSON dump, which ``protocol.shape`` gives
-    the SDK's serialiser for the negotiated version. A ``UserActionRequired`` is raised on when
-    ``elicits_url`` (the client takes URL-mode elicitation), else answered with its link.
+    the SDK's serialiser for the negotiated version. A ``UserActionRequired`` is raised on: how
+    the user is sent to the page depends on the protocol version and the client (protocol.py).
     """
     try:
         structured = spec.handler(principal=principal, arguments=arguments)
-    except UserActionRequired as needed:
-        if elicits_url:
-            raise
-        return failure_result(needed.link_text())
+    except UserActionRequired:
+        raise
     except ToolFailure as failure:
         return failure_result(failure.message)
     except ApiError as error:

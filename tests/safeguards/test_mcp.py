@@ -184,3 +184,27 @@ def test_descriptions_and_instructions_mark_message_bodies_as_sender_text():
     body = read.output_schema["properties"]["messages"]["items"]["properties"]["body"]
     assert body["description"].startswith("Text from the sender.")
     assert "never instructions" in INSTRUCTIONS and "never open it yourself" in INSTRUCTIONS
+
+
+def test_2025_11_25_when_the_cache_cannot_say_the_client_gets_the_link(owner, clock, app_mcp, monkeypatch):
+    from django.core.cache import cache
+
+    mcp = app_mcp()
+    initialize(mcp, URL_ERA, URL_CAPABLE)
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(cache, "get", unreachable)
+    quote = quote_id(mcp, URL_ERA)
+    the_link(result(call(mcp, "svc_place_call", {"quote_id": quote}, URL_ERA)))
+
+
+def test_an_answered_tool_call_never_asks_what_the_client_declared(owner, clock, app_mcp, monkeypatch):
+    from django.core.cache import cache
+
+    mcp = app_mcp(ask_first=False)
+    initialize(mcp, URL_ERA, URL_CAPABLE)
+    monkeypatch.setattr(cache, "get", lambda *args, **kwargs: pytest.fail("read on the hot path"))
+    quote = quote_id(mcp, URL_ERA)
+    assert result(call(mcp, "svc_place_call", {"quote_id": quote}, URL_ERA))["isError"] is False

@@ -120,7 +120,10 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
             201: CallSerializer,
             400: _error("idempotency_key_required; invalid_body."),
             402: _error("insufficient_credits."),
-            403: _error(f"{FORBIDDEN} spend_limit_exceeded."),
+            403: _error(
+                f"{FORBIDDEN} spend_limit_exceeded (a cap, or the app's daily allowance). user_confirmation_required: "
+                "the app's connection asks first, or read messages in the last hour; confirm_url is the page."
+            ),
             404: _error("not_found: no such quote in this account and mode (param quote)."),
             409: _error("quote_used (names the call); call_in_progress (names it)."),
             410: _error("quote_expired (param quote)."),

@@ -38,6 +38,12 @@ def app_name(client_id: str) -> str:
     return name or client_id
 
 
+def is_connected(*, user, client_id: str) -> bool:
+    """Whether ``client_id`` holds an unrevoked refresh token of ``user`` (what Connected apps lists)."""
+    model = django_apps.get_model(settings.OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL)
+    return model.objects.filter(user=user, application__client_id=client_id, revoked__isnull=True).exists()
+
+
 def spent_today_by_app(*, user_id, client_id: str, now: datetime) -> int:
     """What this app's calls count against its allowance today (live mode: apps act in live mode only)."""
     call_model = django_apps.get_model("calls", "Call")

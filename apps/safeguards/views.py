@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from apps.core.errors import ApiError
 
 from .gates import confirmation_payload
-from .selectors import app_name, decision_for, pending_action
+from .selectors import app_name, decision_for, is_connected, pending_action
 from .services import decision_record, parse_allowance, rules_set
 
 CONFIRM, DECLINE = "confirm", "decline"
@@ -53,7 +53,7 @@ def confirmation_page(request, token: str):
 def rules_form(request):
     """Connected apps' Save: an app's daily allowance and its "ask me first" switch."""
     client_id = request.POST.get("client_id", "")
-    if not client_id or not client_id.isprintable():
+    if not client_id or not client_id.isprintable() or not is_connected(user=request.user, client_id=client_id):
         messages.error(request, "No such connected app.")
         return redirect("connected-apps-page")
     try:

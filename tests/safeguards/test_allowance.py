@@ -9,6 +9,7 @@ from apps.audit.models import AuditEvent, EventType
 from apps.safeguards.models import ConnectionRules
 from tests.calls.callbacks import Placer
 from tests.support.envelope import assert_error
+from tests.support.factories import UserFactory
 from tests.support.oauth import decide, make_client, pkce, signed_in, start
 from tests.support.safeguards import PLACE_SCOPES, connect
 
@@ -154,3 +155,13 @@ class TestConsent:
             assert decide(browser, txn, confirm_sensitive=True).status_code == 200
             rules = ConnectionRules.objects.get(user=owner, client_id=app.client_id)
             assert (rules.daily_allowance, rules.ask_first) == (500, asks)
+
+
+def test_the_form_changes_only_an_app_connected_to_this_account(owner):
+    app, _placer = app_placer(owner, daily_allowance=100)
+    stranger = UserFactory(email="stranger@example.com")
+    signed_in(stranger).post(f"{PAGE}/rules", {"client_id": app.client_id, "daily_allowance": "2000"})
+    signed_in(owner).post(f"{PAGE}/rules", {"client_id": "dcr_nobody", "daily_allowance": "2000"})
+    assert list(ConnectionRules.objects.values_list("user_id", "client_id", "daily_allowance")) == [
+        (owner.pk, app.client_id, 100)
+    ]

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "apps.mcp_bridge",
     "apps.ratelimit",
     "apps.audit",
+    "apps.safeguards",
     "apps.jobs",
     "apps.docs",
     # Resource apps: an app with apis.py serves its urls.py under /v1 (apps/api_v1/discovery.py).

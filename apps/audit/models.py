@@ -43,6 +43,11 @@ class EventType(models.TextChoices):
     WEBHOOK_ENDPOINT_UPDATED = "webhook_endpoint.updated", "Changed a webhook endpoint"
     WEBHOOK_ENDPOINT_DELETED = "webhook_endpoint.deleted", "Deleted a webhook endpoint"
     WEBHOOK_ENDPOINT_SECRET_ROLLED = "webhook_endpoint.secret_rolled", "Re-keyed a webhook endpoint"
+    # What the account holder decided for an app (apps/safeguards), on a page of the service.
+    CONNECTION_ACTION_CONFIRMED = "oauth.connection.action_confirmed", "Confirmed an app's action"
+    CONNECTION_ACTION_DECLINED = "oauth.connection.action_declined", "Declined an app's action"
+    CONNECTION_ALLOWANCE_CHANGED = "oauth.connection.allowance_changed", "Changed an app's daily allowance"
+    CONNECTION_ASK_FIRST_CHANGED = "oauth.connection.ask_first_changed", "Changed whether an app asks first"
 
 
 # What an app or key did that its owner should be able to review on the app's own entry
@@ -60,6 +65,16 @@ SENSITIVE_EVENT_TYPES = frozenset(
     }
 )
 
+# The account holder's own decisions about an app: shown on its entry beside what it did.
+DECISION_EVENT_TYPES = frozenset(
+    {
+        EventType.CONNECTION_ACTION_CONFIRMED,
+        EventType.CONNECTION_ACTION_DECLINED,
+        EventType.CONNECTION_ALLOWANCE_CHANGED,
+        EventType.CONNECTION_ASK_FIRST_CHANGED,
+    }
+)
+
 # The kinds Activity filters by: each a name for people and the event types it covers.
 EVENT_KINDS: dict[str, tuple[str, frozenset]] = {
     "apps": (
@@ -73,6 +88,7 @@ EVENT_KINDS: dict[str, tuple[str, frozenset]] = {
         ),
     ),
     "sensitive": ("Sensitive actions by apps and keys", SENSITIVE_EVENT_TYPES),
+    "decisions": ("Your confirmations and allowances for apps", DECISION_EVENT_TYPES),
     "keys": (
         "API keys",
         frozenset({EventType.API_KEY_CREATED, EventType.API_KEY_ROTATED, EventType.API_KEY_REVOKED}),

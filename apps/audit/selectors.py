@@ -4,9 +4,10 @@ from django.apps import apps
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from .models import EVENT_KINDS, SENSITIVE_EVENT_TYPES, AuditEvent, EventType
+from .models import DECISION_EVENT_TYPES, EVENT_KINDS, SENSITIVE_EVENT_TYPES, AuditEvent, EventType
 
 RECENT_SENSITIVE = 5
+SHOWN_ON_ENTRY = sorted(SENSITIVE_EVENT_TYPES | DECISION_EVENT_TYPES)
 
 # Events after which every OAuth token the user held before is revoked.
 _ALL_TOKENS_REVOKED = (EventType.PASSWORD_RESET, EventType.PASSWORD_CHANGED)
@@ -66,7 +67,8 @@ def audit_app_client_ids(*, user) -> list[str]:
 
 
 def audit_recent_sensitive_actions(*, user, client_id: str, limit: int = RECENT_SENSITIVE) -> list[AuditEvent]:
-    """The app's latest sensitive actions on the user's account (audit_sensitive_action), newest first."""
+    """The app's latest sensitive actions on the user's account (audit_sensitive_action) and the user's
+    decisions about it (confirmations, declines, allowance), newest first."""
     return audit_recent_sensitive_actions_by_app(user=user, client_ids=[client_id], limit=limit).get(client_id, [])
 
 
@@ -77,11 +79,7 @@ def audit_recent_sensitive_actions_by_app(
     audit_user_client_idx), keyed by client id; apps with none are left out."""
     found: dict[str, list[AuditEvent]] = {}
     for client_id in client_ids:
-        rows = list(
-            audit_list_for_user(user=user).filter(client_id=client_id, event_type__in=sorted(SENSITIVE_EVENT_TYPES))[
-                :limit
-            ]
-        )
+        rows = list(audit_list_for_user(user=user).filter(client_id=client_id, event_type__in=SHOWN_ON_ENTRY)[:limit])
         if rows:
             found[client_id] = rows
     return found

@@ -121,7 +121,10 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
                 "your number or show the caller ID."
             ),
             402: error_response("insufficient_credits."),
-            403: error_response("spend_limit_exceeded."),
+            403: error_response(
+                "spend_limit_exceeded (a cap, or the app's daily allowance). user_confirmation_required: "
+                "the app's connection asks first, or read messages in the last hour; confirm_url is the page."
+            ),
             404: error_response("not_found: no such quote in this account and mode (param quote)."),
             409: error_response("quote_used (names the call); call_in_progress (names it)."),
             410: error_response("quote_expired (param quote)."),

@@ -12,7 +12,7 @@ from apps.api_v1.public import has_scope
 from apps.core.errors import ApiError
 from apps.core.ids import id_pattern
 from apps.core.money import display
-from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, failure_for, register
 
 from . import selectors, services, spoken
 from .models import QUOTE_PREFIX
@@ -26,7 +26,7 @@ INTEGER = {"type": "integer"}
 
 
 def _failure(error: ApiError) -> ToolFailure:
-    return ToolFailure(error.message)
+    return failure_for(error)
 
 
 def _duration(seconds: int) -> str:
@@ -46,8 +46,13 @@ def quote_spoken(quote: dict, contact_name: str | None) -> str:
     return (
         f"Calling {who} costs {quote['price_display']} a minute; your phone {spoken.number(quote['your_number'])} "
         f"will ring first and {sees} will see {spoken.number(quote['caller_id'])}. The call can last up to "
-        f"{quote['max_duration_display']}. Say yes to place it; the quote is valid 10 minutes."
+        f"{quote['max_duration_display']}.{_left_today(quote)} Say yes to place it; the quote is valid 10 minutes."
     )
+
+
+def _left_today(quote: dict) -> str:
+    left = quote.get("spend_left_today")
+    return "" if left is None else f" {display(left, quote['currency'])} of today's spending allowance is left."
 
 
 def quote_call(*, principal, arguments) -> dict:

@@ -70,6 +70,7 @@ def quote() -> dict:
         max_duration=12120,
         max_amount=1818,
     )
+    quote.spend_left_today = 2000
     return QuoteSerializer(quote, context={"now": EXAMPLE_TIME}).data
 
 

@@ -116,3 +116,26 @@ def call_transcript_id(call: Call) -> str | None:
 def call_summaries_shared(*, principal) -> bool:
     """The account's call-summaries switch (docs/spec.md 5.13), which gates every read of a transcript."""
     return sharing_get(user=principal.user).call_summaries
+
+
+def quote_for_confirmation(*, user_id, quote_id: str):
+    """The account's quote ``quote_id`` (any mode) with its contact's name (``contact_name``), for the
+    page where the user confirms an app's call; None for another account's or none."""
+    from .models import Quote
+
+    if not isinstance(quote_id, str) or not quote_id.startswith("quo_"):
+        return None
+    return Quote.objects.filter(pk=quote_id, user_id=user_id).annotate(contact_name=contact_name_of()).first()
+
+
+def callback_spend_today(*, user_id, livemode: bool, credential_id: str, now) -> int:
+    """What one key's or app's callback calls spent today (UTC; holds while live, charges once ended)."""
+    from django.db.models import Sum
+
+    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    spent = (
+        Call.objects.filter(user_id=user_id, livemode=livemode, credential_id=credential_id, created__gte=start)
+        .exclude(quote_id="")
+        .aggregate(total=Sum("spend"))["total"]
+    )
+    return int(spent or 0)

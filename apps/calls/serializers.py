@@ -325,6 +325,9 @@ class QuoteSerializer(serializers.Serializer):
         help_text="Minor units: what max_duration costs; held while the call is live."
     )
     expires_at = serializers.IntegerField(help_text="Unix seconds; placing it later is 410 quote_expired.")
+    spend_left_today = serializers.IntegerField(
+        help_text="Minor units: the least of what the account's, the credential's and this app's allowance leave today."
+    )
     call = serializers.CharField(allow_null=True, help_text="The call placed from it (call_...); null while open.")
     created = serializers.IntegerField(help_text="Unix seconds.")
     livemode = serializers.BooleanField()
@@ -349,6 +352,7 @@ class QuoteSerializer(serializers.Serializer):
             "max_duration": quote.max_duration,
             "max_amount": quote.max_amount,
             "expires_at": unix_seconds(quote.expires_at),
+            "spend_left_today": getattr(quote, "spend_left_today", None),
             "call": quote.call_id or None,
             "created": unix_seconds(quote.created),
             "livemode": quote.livemode,

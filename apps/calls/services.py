@@ -24,6 +24,7 @@ from apps.core.phones import country_of, e164, parse_e164, readable
 from apps.core.sql import update_row_statement
 from apps.numbers.selectors import caller_id_list, is_caller_id_id
 from apps.rates.selectors import rate_for_number
+from apps.safeguards.public import allowance_left, placement_check
 from apps.telephony.public import CallbackRequest, CarrierRefused, carrier_for
 from apps.telephony.public import events as ev
 
@@ -122,6 +123,12 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
     available = default.balance_amount - default.held
     credits_check(available=available, price=price)
     caps_left = limits_check(usage=_usage(default), to=number, price=price, now=now)
+    caps_left = allowance_left(
+        principal=principal,
+        spent_today=default.spent_today_credential,
+        caps_left=caps_left,
+        first_increment=price.first_increment,
+    )
     max_duration, max_amount = longest_call(available=available, caps_left=caps_left, price=price)
     quote = Quote(
         user_id=user_id,
@@ -143,6 +150,7 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
         max_amount=max_amount,
     )
     quote.save(force_insert=True)
+    quote.spend_left_today = caps_left
     quote.contact_name = contact.name if contact else None
     return quote
 
@@ -216,6 +224,14 @@ def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
         available = quote.balance_amount - quote.held
         credits_check(available=available, price=price)
         caps_left = limits_check(usage=_usage(quote), to=quote.to_number, price=price, now=now)
+        caps_left = placement_check(
+            principal=principal,
+            quote=quote,
+            spent_today=quote.spent_today_credential,
+            caps_left=caps_left,
+            first_increment=price.first_increment,
+            now=now,
+        )
         longest, _ = longest_call(available=available, caps_left=caps_left, price=price)
         max_duration = min(quote.max_duration, longest)
         call = _placed_call(principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now)

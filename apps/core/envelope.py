@@ -18,6 +18,7 @@ def error_body(request: HttpRequest | None, error: ApiError) -> dict:
     }
     if error.entry.type == "insufficient_credits_error":
         body["billing_url"] = f"{settings.APP_URL}/billing"
+    body.update(error.extra)
     return {"error": body}
 
 

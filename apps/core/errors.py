@@ -98,6 +98,9 @@ REGISTRY: dict[str, ErrorCode] = {
         409, INVALID_REQUEST, "This call was placed without record, so there is nothing to transcribe."
     ),
     "spend_limit_exceeded": ErrorCode(403, PERMISSION, "A spend limit of this account has been reached."),
+    "user_confirmation_required": ErrorCode(
+        403, PERMISSION, "The account holder must confirm this on the service's own page first (confirm_url)."
+    ),
     "destination_not_allowed": ErrorCode(422, CALL, "Calls to this destination are not allowed."),
     "webhook_endpoint_limit": ErrorCode(
         409, INVALID_REQUEST, "You already have 16 webhook endpoints in this mode. Delete one first."
@@ -121,6 +124,7 @@ class ApiError(Exception):
         *,
         param: str | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict | None = None,
     ):
         if code not in REGISTRY:
             raise KeyError(f"unregistered error code {code!r}")
@@ -129,6 +133,8 @@ class ApiError(Exception):
         self.message = message or self.entry.message
         self.param = param
         self.headers = headers or {}
+        # Fields of the envelope's error object beyond the common ones (confirm_url).
+        self.extra = extra or {}
         super().__init__(self.message)
 
     @property

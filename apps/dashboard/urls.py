@@ -3,7 +3,7 @@ included from config/urls.py."""
 
 from django.urls import path
 
-from . import billing_views, connected_apps_views, sharing_views, views
+from . import billing_views, confirm_views, connected_apps_views, sharing_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,4 +11,8 @@ urlpatterns = [
     path("settings/sharing", sharing_views.sharing_page, name="sharing-page"),
     path("settings/connected-apps", connected_apps_views.connected_apps_page, name="connected-apps-page"),
     path("settings/connected-apps/disconnect", connected_apps_views.disconnect_form, name="connected-apps-disconnect"),
+    # What the user decides for a connected app (apps/safeguards): the confirmation page a refusal
+    # links to, and the Connected apps form that changes an app's rules.
+    path("confirm/<str:token>", confirm_views.confirmation_page, name="safeguards-confirm"),
+    path("settings/connected-apps/rules", confirm_views.rules_form, name="connected-apps-rules"),
 ]

@@ -289,6 +289,13 @@ GUIDANCE: dict[str, Guidance] = {
         "it frees up.",
         "Tell the user which limit was reached and when it frees up; do not retry before then.",
     ),
+    "user_confirmation_required": Guidance(
+        "The account holder must say yes on the service's own page first: this app's connection asks first, "
+        "or it received message bodies in the last 60 minutes and wants to place a call or aim a webhook "
+        "endpoint. confirm_url is that page; a declined quote also says decision: declined.",
+        "Give the user confirm_url to open while signed in; once they press Confirm, send the same request "
+        "again. Never open or confirm it yourself. After Decline, do not retry.",
+    ),
     "destination_not_allowed": Guidance(
         "The number is one the service does not call: premium-rate, shared-cost, an international network "
         "(+881, +882, +883) or a blocked prefix; param to.",

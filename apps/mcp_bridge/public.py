@@ -7,13 +7,23 @@ An app's ``mcp_tools.py`` registers its tools (discovered at start-up, as /v1 ro
     register(ToolSpec(name="svc_list_faxes", title=..., description=..., handler=list_faxes,
                       scope="faxes:read", output_schema={...}))
 
-A handler raises ``ToolFailure`` for a refusal the assistant should read. ``TOOLS`` (the
+A handler raises ``ToolFailure`` for a refusal the assistant should read (``failure_for`` turns an
+``ApiError`` into one, carrying what the user must do outside the assistant). ``TOOLS`` (the
 registry, by name) and the server's name, version and instructions are for the pages
 that document the tools. The JSON-RPC view, the access checks and the plain call path
 stay inside.
 """
 
 from .protocol import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
-from .registry import TOOLS, ToolFailure, ToolSpec, register
+from .registry import TOOLS, ToolFailure, ToolSpec, failure_for, register
 
-__all__ = ["INSTRUCTIONS", "SERVER_NAME", "SERVER_VERSION", "TOOLS", "ToolFailure", "ToolSpec", "register"]
+__all__ = [
+    "INSTRUCTIONS",
+    "SERVER_NAME",
+    "SERVER_VERSION",
+    "TOOLS",
+    "ToolFailure",
+    "ToolSpec",
+    "failure_for",
+    "register",
+]

@@ -39,6 +39,31 @@ class ToolFailure(Exception):
         super().__init__(message)
 
 
+class UserActionRequired(ToolFailure):
+    """A refusal only the user can lift, on a page of the service (``url``): the tool gets no answer
+    from the model. A client that takes URL-mode elicitation is sent there as its protocol version
+    says (apps/mcp_bridge/protocol.py); any other gets the link in an ``isError`` result."""
+
+    def __init__(self, message: str, *, url: str):
+        super().__init__(message)
+        self.url = url
+
+    def link_text(self) -> str:
+        return (
+            f"{self.message}\n\nspoken: I need your yes on the service's own page first. Open {self.url} , "
+            "check the details and press Confirm, then ask me again."
+        )
+
+
+def failure_for(error: ApiError) -> ToolFailure:
+    """The tool failure of a service's refusal: one that carries a page for the user (``confirm_url``,
+    not yet decided) is a ``UserActionRequired``, any other a plain sentence."""
+    url = error.extra.get("confirm_url")
+    if url and "decision" not in error.extra:
+        return UserActionRequired(error.message, url=url)
+    return ToolFailure(error.message)
+
+
 class InvalidArguments(Exception):
     """Arguments that do not match the tool's input schema (JSON-RPC -32602)."""
 
@@ -191,10 +216,13 @@ def tool_call(*, principal, spec: ToolSpec, arguments: dict[str, Any]) -> dict:
     """Run ``spec`` for ``principal``; arguments come from ``checked_arguments``.
 
     Returns the ``CallToolResult`` as its by-alias JSON dump, which ``protocol.shape`` gives
-    the SDK's serialiser for the negotiated version.
+    the SDK's serialiser for the negotiated version. A ``UserActionRequired`` is raised on: how
+    the user is sent to the page depends on the protocol version and the client (protocol.py).
     """
     try:
         structured = spec.handler(principal=principal, arguments=arguments)
+    except UserActionRequired:
+        raise
     except ToolFailure as failure:
         return failure_result(failure.message)
     except ApiError as error:

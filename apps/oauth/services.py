@@ -16,6 +16,7 @@ from apps.audit.services import audit_record
 from apps.core.ids import digest, new_secret
 from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.credentials.scopes import SCOPES
+from apps.safeguards.public import rules_set
 
 from .models import (
     TRANSACTION_LIFETIME,
@@ -66,12 +67,15 @@ def transaction_create(
     )
 
 
-def transaction_decide(*, txn: ConsentTransaction, decision: str, scopes: list[str] | None = None) -> str | None:
+def transaction_decide(
+    *, txn: ConsentTransaction, decision: str, scopes: list[str] | None = None, rules: dict | None = None
+) -> str | None:
     """Record the decision exactly once; returns where to send the browser, or None if already decided.
 
     ``scopes`` is what the user left ticked on Allow, a non-empty subset of
     ``txn.scopes`` checked by the caller (None: everything requested); the
-    code, and so every token of the family, carries only those.
+    code, and so every token of the family, carries only those. ``rules``: what the user chose
+    for the app on the page (``daily_allowance``, ``ask_first``; apps.safeguards.services.rules_set).
 
     The conditional UPDATE is the lock: of two concurrent decisions only one
     changes the row, so only one code is ever issued per transaction.
@@ -92,6 +96,15 @@ def transaction_decide(*, txn: ConsentTransaction, decision: str, scopes: list[s
                 state=txn.state,
             )
         code = grant_issue(txn=txn, scopes=granted, now=now)
+        application = txn.application
+        rules_set(
+            user=txn.user,
+            client_id=application.client_id,
+            client_name=application.name,
+            now=now,
+            ask_first_default=application.is_self_registered,
+            **(rules or {}),
+        )
         data = {"scopes": granted, "resource": txn.resource, "client_name": txn.application.name}
         declined = [s for s in txn.scopes if s not in granted]
         if declined:

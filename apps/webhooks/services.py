@@ -25,6 +25,7 @@ from apps.audit.services import audit_sensitive_action
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.credentials.standing import credential_scopes
+from apps.safeguards.public import webhook_check
 
 from . import events as types
 from . import fanout, secrets, urls_check
@@ -152,6 +153,7 @@ def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
     description = validate_description(data.get("description"))
     secret = secrets.new_secret()
     with transaction.atomic():
+        webhook_check(principal=principal, endpoint_id=None, url=url, enabled_events=enabled_events)
         # Counted under a lock on the account's row: two creates at once cannot both be the 16th.
         get_user_model().objects.select_for_update().filter(pk=principal.user.pk).first()
         count = WebhookEndpoint.objects.filter(user_id=principal.user.pk, livemode=principal.livemode).count()
@@ -199,6 +201,11 @@ def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> Webh
             changes["failing_since"] = None
     with transaction.atomic():
         endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+        if "url" in changes or "enabled_events" in changes:  # re-aimed: where and what it sends
+            aim = {"url": endpoint.url, "enabled_events": endpoint.enabled_events, **changes}
+            webhook_check(
+                principal=principal, endpoint_id=endpoint.pk, url=aim["url"], enabled_events=aim["enabled_events"]
+            )
         if changes.get("enabled") is True and endpoint.enabled:
             changes.pop("enabled"), changes.pop("disabled_reason"), changes.pop("failing_since")
         if changes.get("enabled") is False and not endpoint.enabled:

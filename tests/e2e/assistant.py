@@ -56,6 +56,9 @@ class Person:
     tick: tuple[str, ...] = ()
     page_ticked: list[str] | None = None  # the scopes the page offered ticked
     sensitive_confirmation: bool | None = None  # whether the page carried the second, sensitive checkbox
+    # "Ask me first" as the person leaves it when the page offers it (None: as the page starts it).
+    ask_first: bool | None = None
+    page_ask_first: bool | None = None  # whether the page offered it ticked
 
     def _record(self, response):
         self.steps.append((response.request.method, response.request.url.path, response.status_code))
@@ -116,7 +119,35 @@ class Person:
         assert set(self.tick) <= set(offered), (self.tick, offered)
         self.sensitive_confirmation = 'id="confirm-sensitive"' in page
         chosen = [scope for scope in offered if scope in self.page_ticked or scope in self.tick]
-        return {"decision": "allow", "scopes": chosen, "confirm_sensitive": self.sensitive_confirmation}
+        decision = {"decision": "allow", "scopes": chosen, "confirm_sensitive": self.sensitive_confirmation}
+        box = re.search(r'<input type="checkbox" id="ask-first"([^>]*)>', page)
+        if box is not None:
+            self.page_ask_first = " checked" in box.group(1)
+            decision["ask_first"] = self.page_ask_first if self.ask_first is None else self.ask_first
+        return decision
+
+    async def confirm(self, confirm_url: str, decision: str = "confirm") -> str:
+        """Open a confirmation link in a browser signed in as this person and press Confirm (or
+        Decline), as the page's plain form does; returns the page shown after it."""
+        async with httpx2.AsyncClient(trust_env=False, timeout=30, follow_redirects=True) as browser:
+            login = await browser.get(f"{self.base_url}/login")
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login.text).group(1)
+            signed_in = await browser.post(
+                f"{self.base_url}/login",
+                data={"username": self.email, "password": self.password, "csrfmiddlewaretoken": csrf},
+                headers={"Referer": f"{self.base_url}/login"},
+            )
+            assert signed_in.status_code == 200, signed_in.text
+            page = await browser.get(confirm_url)
+            assert page.status_code == 200 and 'value="confirm"' in page.text, page.text
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+            done = await browser.post(
+                confirm_url,
+                data={"decision": decision, "csrfmiddlewaretoken": csrf},
+                headers={"Referer": confirm_url},
+            )
+            assert done.status_code == 200, done.text
+            return done.text
 
     def absolute(self, location: str) -> str:
         return location if "://" in location else self.base_url + location
@@ -132,11 +163,12 @@ REDIRECT_URI = "http://127.0.0.1:53682/callback"
 
 
 class Assistant:
-    def __init__(self, service, *, client_metadata_url=None, mode="auto", tick=()):
+    def __init__(self, service, *, client_metadata_url=None, mode="auto", tick=(), ask_first=None, elicitation=None):
         self.base = service.url
         self.mode = mode
+        self.elicitation = elicitation  # the client's elicitation callback: it declares elicitation when set
         self.storage = MemoryStorage()
-        self.person = Person(self.base, EMAIL, PASSWORD, tick=tuple(tick))
+        self.person = Person(self.base, EMAIL, PASSWORD, tick=tuple(tick), ask_first=ask_first)
         self.requests: list[tuple[str, str, int]] = []
         self.rpc: list[tuple[str, int]] = []  # JSON-RPC method of each POST /mcp, with its status
         self.provider = OAuthClientProvider(
@@ -166,7 +198,11 @@ class Assistant:
         )
 
     def session(self, http):
-        return Client(streamable_http_client(f"{self.base}/mcp", http_client=http), mode=self.mode)
+        return Client(
+            streamable_http_client(f"{self.base}/mcp", http_client=http),
+            mode=self.mode,
+            elicitation_callback=self.elicitation,
+        )
 
     def since(self, mark: int) -> list[tuple[str, str, int]]:
         return self.requests[mark:]

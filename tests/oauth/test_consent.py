@@ -86,6 +86,7 @@ def test_read_transaction_shape(browser, app, user):
         ],
         "step_up": False,
         "confirmation_required": False,  # a manually registered client (not dynamic)
+        "rules": None,  # calls:place not asked: no allowance to choose
         "resource": V1,
         "expires_at": int(txn.expires_at.timestamp()),
     }

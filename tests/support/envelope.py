@@ -12,7 +12,9 @@ def assert_error(response, status: int, code: str, *, param=None, type_=None):
     assert set(body) == {"error"}
     error = body["error"]
     assert set(error) >= ENVELOPE_FIELDS
-    assert set(error) - ENVELOPE_FIELDS <= {"billing_url"}
+    assert set(error) - ENVELOPE_FIELDS <= {"billing_url", "confirm_url", "decision"}
+    # The page that lifts the refusal comes with user_confirmation_required only.
+    assert ("confirm_url" in error) is (code == "user_confirmation_required")
     assert error["code"] == code
     assert error["param"] == param
     assert error["doc_url"] == f"https://docs.example.test/errors#{code}"

@@ -79,12 +79,12 @@ class McpClient:
             message["params"] = params
         return self.post(message, token=token, version=version, headers=headers)
 
-    def modern(self, method, params=None, *, headers=None, version=MODERN):
+    def modern(self, method, params=None, *, headers=None, version=MODERN, capabilities=None):
         """A 2026-07-28 request: the per-request envelope in _meta, mirrored in the routing headers."""
         params = dict(params or {})
         params["_meta"] = {
             "io.modelcontextprotocol/protocolVersion": version,
-            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientCapabilities": capabilities or {},
             "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"},
         }
         routing = {"Mcp-Method": method}

@@ -1,4 +1,4 @@
-"""A user's day with callback calls, the same on each live-mode carrier (docs/calls.md): the simulator and
+"""A user's day with callback calls, the same on each live-mode carrier (docs/design.md): the simulator and
 the Twilio adapter on the local fake of Twilio. Numbers behave as the simulator's table says, on both."""
 
 import pytest

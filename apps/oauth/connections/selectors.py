@@ -141,3 +141,14 @@ def connection_list(*, user, now=None) -> list[Connection]:
             )
         )
     return sorted(connections, key=lambda c: (c.last_used, c.client_id), reverse=True)
+
+
+def app_name_of(client_id: str) -> str | None:
+    """The registered name of the app ``client_id``, or None."""
+    return Application.objects.filter(client_id=client_id).values_list("name", flat=True).first()
+
+
+def app_is_connected(*, user, client_id: str, now=None) -> bool:
+    """Whether ``client_id`` holds a live refresh token of ``user`` (what Connected apps lists)."""
+    now = now or timezone.now()
+    return RefreshToken.objects.filter(live_refresh_q(now), user=user, application__client_id=client_id).exists()

@@ -22,6 +22,7 @@ from apps.core.errors import ApiError
 from apps.core.ids import digest
 from apps.core.timefmt import unix_seconds
 from apps.credentials.scopes import SCOPES, SENSITIVE_SCOPES
+from apps.safeguards.public import allowance_choices, default_allowance, parse_allowance, rules_get, shown
 
 from ..connections.selectors import scopes_held
 from ..models import ConsentTransaction
@@ -135,8 +136,39 @@ def transaction_payload(txn: ConsentTransaction) -> dict:
         "scopes": offers,
         "step_up": step_up,
         "confirmation_required": confirmation_required(txn),
+        "rules": rules_offer(txn),
         "resource": txn.resource,
         "expires_at": unix_seconds(txn.expires_at),
+    }
+
+
+PLACE_SCOPE = "calls:place"
+
+
+def connection_rules(body: dict, *, granted: list[str]) -> dict:
+    """What the user chose for the app beside its scopes: the daily allowance (asked with calls:place)
+    and whether it asks first; what is left out keeps its default."""
+    rules = {}
+    if "daily_allowance" in body and PLACE_SCOPE in granted:
+        rules["daily_allowance"] = parse_allowance(body["daily_allowance"])
+    if "ask_first" in body:
+        if not isinstance(body["ask_first"], bool):
+            raise ApiError("invalid_request", "ask_first must be true or false.", param="ask_first")
+        rules["ask_first"] = body["ask_first"]
+    return rules
+
+
+def rules_offer(txn: ConsentTransaction) -> dict | None:
+    """The allowance and "ask me first" the page offers when the app asks to place calls."""
+    if PLACE_SCOPE not in txn.scopes:
+        return None
+    current = rules_get(user_id=txn.user_id, client_id=txn.application.client_id)
+    chosen = current.daily_allowance if current.chosen else default_allowance()
+    return {
+        "choices": [
+            {"amount": amount, "display": shown(amount), "chosen": amount == chosen} for amount in allowance_choices()
+        ],
+        "ask_first": current.ask_first if current.chosen else txn.application.is_self_registered,
     }
 
 
@@ -172,7 +204,8 @@ class TransactionDecisionApi(SessionJsonApi):
             and body.get("confirm_sensitive") is not True
         ):
             raise ApiError("confirmation_required", param="confirm_sensitive")
-        redirect_to = transaction_decide(txn=txn, decision=decision, scopes=scopes)
+        rules = connection_rules(body, granted=scopes if scopes is not None else txn.scopes)
+        redirect_to = transaction_decide(txn=txn, decision=decision, scopes=scopes, rules=rules)
         if redirect_to is None:  # another request decided it first
             raise ApiError("transaction_decided")
         return Response({"redirect_to": redirect_to})

@@ -1,4 +1,4 @@
-"""Twilio's callbacks, checked and translated into normalized events (docs/calls.md, the transitions table).
+"""Twilio's callbacks, checked and translated into normalized events (docs/design.md, the transitions table).
 
 Every callback is checked with the ``twilio`` package's ``RequestValidator`` against
 ``X-Twilio-Signature`` before anything is read from it. Each maps to the events it proves,

@@ -15,7 +15,7 @@ TWILIO_API_DEFAULT = "https://api.twilio.com"
 # Seconds the REST client waits for Twilio; a placement waits on it inside its transaction.
 REQUEST_TIMEOUT = 10
 
-# Twilio's rings and waits (docs/calls.md, the transitions table): your phone rings 30 s,
+# Twilio's rings and waits (docs/design.md, the transitions table): your phone rings 30 s,
 # you have 15 s to press 1, the callee's phone rings 45 s.
 YOUR_RING_SECONDS = 30
 PRESS_1_SECONDS = 15

@@ -8,6 +8,12 @@ where ``SKIP LOCKED`` does not exist (SQLite) two claimers never both take it. T
 handler runs after the claim has committed; its outcome is written only under the
 same claim (``locked_by``), so a worker whose lease ran out cannot overwrite the
 outcome of the one that took the row over.
+
+A claim of a lane that bounds its rows per tenant and per subject (webhook deliveries:
+2 per account, 1 per endpoint) counts the lane's leased rows and passes over the rows of
+a tenant or subject already at its bound. Claims of such a lane take turns (a PostgreSQL
+advisory lock held to the end of the claim's transaction; on SQLite the transaction's
+``BEGIN IMMEDIATE``), so two claimers never both take a tenant's last slot.
 """
 
 import contextlib
@@ -17,6 +23,8 @@ import random
 import socket
 import threading
 import traceback
+import zlib
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -26,7 +34,7 @@ from django.utils import timezone
 
 from apps.core.ids import random_base62
 
-from . import conf, registry
+from . import conf, lanes, registry
 from .models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -66,21 +74,31 @@ def claim(
     kinds: Iterable[str] | None = None,
     subject: str | None = None,
     where: dict | None = None,
+    lane: str | None = None,
 ) -> tuple[str, list[Job]]:
-    """Lease up to ``limit`` due rows to a new claim; returns the claim and its rows in due order."""
+    """Lease up to ``limit`` due rows to a new claim; returns the claim and its rows in due order.
+
+    With ``lane``, only that lane's rows, within its bounds per tenant and subject.
+    """
     # Rows of a kind nobody handles stay ready (the worker names them at start-up): a
     # deployment that dropped a handler must not lose their work.
     wanted = set(registry.kinds())
     if kinds is not None:
         wanted &= set(kinds)
+    if lane is not None:
+        wanted &= set(registry.kinds_of(lane))
     if not wanted:
         return "", []
     due = _due(now).filter(kind__in=sorted(wanted))
+    if lane is not None:
+        due = due.filter(lane=lane)
     if subject:
         due = due.filter(subject=subject)
     if where:
         due = due.filter(**{f"payload__{key}": value for key, value in where.items()})
     token = f"{worker_name()}:{random_base62(12)}"
+    if lane is not None and lanes.get(lane).bounded:
+        return token, _claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token)
     # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
     # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
     # Inside a caller's transaction no savepoint is taken (the locks last until it ends, with
@@ -100,6 +118,60 @@ def claim(
     for job in jobs:
         job.locked_by, job.locked_until, job.attempts = token, lease, job.attempts + 1
     return token, jobs
+
+
+# How many due rows, per row wanted, a bounded claim reads past the ones it must pass over.
+BOUNDED_WINDOW = 50
+
+
+def _claim_bounded(due, lane: lanes.Lane, *, now: datetime, limit: int, token: str) -> list[Job]:
+    with transaction.atomic():
+        _take_turn(lane)
+        running = list(
+            Job.objects.filter(status=JobStatus.READY, lane=lane.name, locked_until__gt=now).values_list(
+                "tenant", "subject"
+            )
+        )
+        tenants = Counter(tenant for tenant, _ in running if tenant)
+        subjects = Counter(subject for _, subject in running if subject)
+
+        def fits(tenant: str, subject: str) -> bool:
+            if tenant and lane.per_tenant is not None and tenants[tenant] >= lane.per_tenant:
+                return False
+            return not (subject and lane.per_subject is not None and subjects[subject] >= lane.per_subject)
+
+        # Tenants and subjects at their bound are passed over by the query itself, so a backlog of
+        # one tenant's rows due first never hides another's row from the window read.
+        full_tenants = [tenant for tenant in tenants if not fits(tenant, "")]
+        full_subjects = [subject for subject in subjects if not fits("", subject)]
+        if full_tenants:
+            due = due.exclude(tenant__in=full_tenants)
+        if full_subjects:
+            due = due.exclude(subject__in=full_subjects)
+        chosen = []
+        for job in due.order_by("run_at", "id")[: limit * BOUNDED_WINDOW]:
+            if not fits(job.tenant, job.subject):
+                continue
+            chosen.append(job)
+            tenants[job.tenant] += 1
+            subjects[job.subject] += 1
+            if len(chosen) == limit:
+                break
+        if not chosen:
+            return []
+        lease = now + timedelta(seconds=conf.get("LEASE_SECONDS"))
+        ids = [job.id for job in chosen]
+        # Re-checked: a claim outside the lane (run_due without one) may have taken a row meanwhile.
+        _due(now).filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
+    return list(Job.objects.filter(id__in=ids, locked_by=token).order_by("run_at", "id"))
+
+
+def _take_turn(lane: lanes.Lane) -> None:
+    """Claims of one bounded lane run one at a time, until the claim's transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(f"jobs.lane.{lane.name}".encode())])
+    # SQLite: the transaction began IMMEDIATE (config/settings.py), holding the one write lock.
 
 
 def release(token: str, jobs: Iterable[Job]) -> None:
@@ -209,21 +281,24 @@ def run_due(
     kinds: Iterable[str] | None = None,
     subject: str | None = None,
     where: dict | None = None,
+    lane: str | None = None,
 ) -> int:
     kinds = list(kinds) if kinds is not None else None
     batch = conf.get("BATCH_SIZE")
+    # A bounded lane's claim stops short at its bounds, not only when nothing more is due.
+    bounded = lane is not None and lanes.get(lane).bounded
     ran = 0
     while limit is None or ran < limit:
         clock = now or timezone.now()
         asked = batch if limit is None else min(batch, limit - ran)
         written = _enqueued()
-        token, jobs = claim(now=clock, limit=asked, kinds=kinds, subject=subject, where=where)
+        token, jobs = claim(now=clock, limit=asked, kinds=kinds, subject=subject, where=where, lane=lane)
         for job in jobs:
             run_one(job, token, now=clock)
         ran += len(jobs)
         # A short claim took every row due; only rows the handlers wrote since can be due now
         # (a simulated call's next event), so without any the run is over without another look.
-        if len(jobs) < asked and _enqueued() == written:
+        if len(jobs) < asked and _enqueued() == written and not (bounded and jobs):
             break
     return ran
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from django.utils import timezone
 
-from apps.jobs.public import enqueue, handler
+from apps.jobs.public import HOUSEKEEPING, enqueue, handler
 
 from .services import messages_purge
 
@@ -24,7 +24,7 @@ def schedule_next_purge(*, now: datetime | None = None):
     return enqueue(PURGE_KIND, {}, run_at=run_at, dedupe_key=f"{PURGE_KIND}:{day.isoformat()}")
 
 
-@handler(PURGE_KIND)
+@handler(PURGE_KIND, lane=HOUSEKEEPING)
 def purge(payload: dict) -> None:
     # Idempotent: a second run deletes what is old by then, and the next day's row is deduped.
     messages_purge()

@@ -217,7 +217,7 @@ def _after_failure(delivery: Delivery, endpoint: WebhookEndpoint, outcome: Outco
     try:
         with transaction.atomic():
             following = Delivery.objects.create(
-                endpoint_id=endpoint.pk,
+                endpoint=endpoint,
                 event_id=delivery.event_id,
                 attempt=delivery.attempt + 1,
                 scheduled_at=when,

@@ -158,18 +158,21 @@ def deliver(delivery_id: str, *, now=None) -> Outcome | None:
 
 
 def _recheck(endpoint: WebhookEndpoint, event) -> Outcome | None:
-    """Why this attempt must not be sent now, or None: the endpoint's switch, its credential's standing and scopes."""
+    """Why this attempt must not be sent now, or None: the endpoint's switch, its owner's standing and scopes.
+
+    The owner is whoever aimed the endpoint last, so an attempt scheduled before a change of
+    owner is judged by the new owner's scopes: it reaches the new URL only if they may read it."""
     if not endpoint.enabled:
         return Outcome(skipped=True, error="the endpoint is disabled")
     scopes = services.owner_scopes(endpoint)
     if scopes is None:
         with transaction.atomic():
             services.disable(endpoint, DisabledReason.CREDENTIAL_REVOKED)
-        return Outcome(skipped=True, error="the key or app connection that made the endpoint has ended")
+        return Outcome(skipped=True, error="the key or app connection that owns the endpoint has ended")
     if event.type != "ping" and not types.may_receive(
         type_name=event.type, scopes=scopes, user_id=endpoint.user_id, livemode=endpoint.livemode, data=event.data
     ):
-        return Outcome(skipped=True, error=f"the endpoint's credential may no longer receive {event.type}")
+        return Outcome(skipped=True, error=f"the endpoint's owner may not receive {event.type}")
     return None
 
 

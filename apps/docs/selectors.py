@@ -454,6 +454,7 @@ def webhook_facts() -> dict:
         "endpoint_limit": settings.WEBHOOK_ENDPOINT_LIMIT,
         "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
         "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
+        "loopback_allowed": settings.WEBHOOK_ALLOW_LOOPBACK,
     }
 
 

@@ -41,6 +41,12 @@ TEST_MODE_RETRY_DELAYS = tuple(d for d in RETRY_DELAYS if d <= 300)
 JITTER = 0.10
 FAILING_AFTER = timedelta(days=5)
 USER_AGENT = "Webhooks/1.0"
+# What an attempt that got no HTTP answer records: one reason for a host that did not resolve to
+# a public address, one for every way of not getting an answer. A receiver's owner learns what to
+# fix (the name, or the server), and nobody learns more about the addresses behind a URL: which
+# address a name has, or whether a port is closed, refuses, hangs or speaks TLS.
+NOT_PUBLIC = "the URL's host did not resolve to a public address"
+NO_ANSWER = "no answer from the receiver: no connection, or no HTTP answer within the timeout"
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,10 @@ def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
         )
     except ApiError as exc:
         return Outcome(error=exc.message)
-    except egress.EgressError as exc:
-        return Outcome(error=str(exc))
+    except (egress.AddressRefused, egress.LookupFailed):
+        return Outcome(error=NOT_PUBLIC)
+    except egress.EgressError:
+        return Outcome(error=NO_ANSWER)
     retry_after = None
     if answer.status in (429, 503):
         retry_after = parse_retry_after(answer.headers.get("Retry-After"), now=timezone.now())

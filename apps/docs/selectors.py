@@ -356,6 +356,7 @@ def request_limits() -> list[LimitRow]:
         ),
         (budgets.REGISTER_IP_HOURLY, "Register", "POST /oauth/register, in addition", "IP address", oauth),
         (budgets.TOKEN_FLOOD_IP, "Token flood guard", "POST /oauth/token, POST /oauth/revoke", "IP address", oauth),
+        (budgets.CARRIER_IP, "Carrier callbacks", "every request to /carrier/...", "IP address", limited),
         (
             budgets.BEARER_FAILURES_IP,
             "Failed bearer checks",

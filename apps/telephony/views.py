@@ -2,13 +2,18 @@
 
 The adapter checks the carrier's signature and translates; each normalized event goes to
 its receiver. Nothing here knows a call's states.
+
+Every answer but the 204 is the error envelope (/carrier/ is a JSON surface, its unknown paths
+included: apps/core/surfaces.py), and every request spends the source address's carrier budget
+(apps/ratelimit/budgets.py) before it gets here.
 """
 
 import logging
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+
+from apps.core.envelope import render
 
 from .carriers import carrier_named
 from .carriers.base import CarrierRefused
@@ -18,16 +23,19 @@ logger = logging.getLogger(__name__)
 
 
 @csrf_exempt
-@require_POST
 def carrier_callback(request, name: str, what: str):
     carrier = carrier_named(name)
     if carrier is None:
-        return JsonResponse({"error": "unknown carrier"}, status=404)
+        return render(request, "not_found", "No carrier of that name.")
+    if request.method != "POST":
+        response = render(request, "method_not_allowed", "A carrier's callbacks are POST requests.")
+        response["Allow"] = "POST"
+        return response
     try:
         events = carrier.parse_callback(request)
     except CarrierRefused as refused:
         logger.warning("carrier callback refused: %s %s: %s", name, what, refused.message)
-        return JsonResponse({"error": "refused"}, status=403)
+        return render(request, "forbidden", "The callback's signature was not accepted.")
     for event in events:
         deliver(event)
     return HttpResponse(status=204)

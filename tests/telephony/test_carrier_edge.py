@@ -7,14 +7,9 @@ from django.test import Client
 
 from apps.ratelimit import budgets, conf
 from apps.ratelimit.stores.memory import MemoryStore
+from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_envelope(response, status: int, code: str):
-    assert response.status_code == status
-    assert response["Content-Type"] == "application/json"
-    assert response.json()["error"]["code"] == code
 
 
 def test_the_carrier_budget_is_in_the_budgets_table():
@@ -37,10 +32,10 @@ def test_one_address_gets_600_posts_a_minute_then_429_and_another_address_is_una
     assert {a.status_code for a in answers} == {403}
     assert answers[-1]["RateLimit-Policy"] == "600;w=60"
     denied = client.post("/carrier/simulated/status", "{}", content_type="application/json")
-    assert_envelope(denied, 429, "rate_limited")
+    assert_error(denied, 429, "rate_limited")
     assert denied["Retry-After"]
     # Unknown paths spend it too: a flood of 404s is no way round it.
-    assert_envelope(client.post("/carrier/a.b/c"), 429, "rate_limited")
+    assert_error(client.post("/carrier/a.b/c"), 429, "rate_limited")
     other = Client(REMOTE_ADDR="198.51.100.8")
     assert other.post("/carrier/simulated/status", "{}", content_type="application/json").status_code == 403
 
@@ -58,12 +53,12 @@ def test_one_address_gets_600_posts_a_minute_then_429_and_another_address_is_una
     ],
 )
 def test_unknown_carrier_paths_are_json_404s(path):
-    assert_envelope(Client().post(path), 404, "not_found")
-    assert_envelope(Client().get(path), 404, "not_found")
+    assert_error(Client().post(path), 404, "not_found")
+    assert_error(Client().get(path), 404, "not_found")
 
 
 def test_a_get_is_a_json_405_and_a_refused_signature_a_json_403():
     got = Client().get("/carrier/simulated/status")
-    assert_envelope(got, 405, "method_not_allowed")
+    assert_error(got, 405, "method_not_allowed")
     assert got["Allow"] == "POST"
-    assert_envelope(Client().post("/carrier/simulated/status"), 403, "forbidden")
+    assert_error(Client().post("/carrier/simulated/status"), 403, "forbidden")

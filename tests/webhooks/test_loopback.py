@@ -154,3 +154,15 @@ def test_a_name_that_turned_internal_or_stopped_resolving_reads_alike(owner, cal
     run_due()
     errors = [Delivery.objects.get(endpoint_id=endpoint, attempt=1).error for endpoint in endpoints]
     assert errors == [NOT_PUBLIC] * 2
+
+
+def test_loopback_without_debug_is_a_check_warning(settings):
+    from apps.webhooks.checks import check_loopback
+
+    settings.DEBUG = False
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    assert [warning.id for warning in check_loopback()] == ["webhooks.W001"]
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
+    assert check_loopback() == []
+    settings.DEBUG, settings.WEBHOOK_ALLOW_LOOPBACK = True, True
+    assert check_loopback() == []

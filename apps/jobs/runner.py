@@ -125,6 +125,9 @@ BOUNDED_WINDOW = 50
 
 
 def _claim_bounded(due, lane: lanes.Lane, *, now: datetime, limit: int, token: str) -> list[Job]:
+    # An idle lane's poll stays a plain read: no turn taken (on SQLite, no write lock) for nothing.
+    if not due.exists():
+        return []
     with transaction.atomic():
         _take_turn(lane)
         running = list(

@@ -23,8 +23,6 @@ import random
 import socket
 import threading
 import traceback
-import zlib
-from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -34,7 +32,7 @@ from django.utils import timezone
 
 from apps.core.ids import random_base62
 
-from . import conf, lanes, registry
+from . import bounds, conf, lanes, registry
 from .models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -98,7 +96,8 @@ def claim(
         due = due.filter(**{f"payload__{key}": value for key, value in where.items()})
     token = f"{worker_name()}:{random_base62(12)}"
     if lane is not None and lanes.get(lane).bounded:
-        return token, _claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token)
+        bounded = bounds.claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token, still_due=_due(now))
+        return token, bounded
     # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
     # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
     # Inside a caller's transaction no savepoint is taken (the locks last until it ends, with
@@ -118,63 +117,6 @@ def claim(
     for job in jobs:
         job.locked_by, job.locked_until, job.attempts = token, lease, job.attempts + 1
     return token, jobs
-
-
-# How many due rows, per row wanted, a bounded claim reads past the ones it must pass over.
-BOUNDED_WINDOW = 50
-
-
-def _claim_bounded(due, lane: lanes.Lane, *, now: datetime, limit: int, token: str) -> list[Job]:
-    # An idle lane's poll stays a plain read: no turn taken (on SQLite, no write lock) for nothing.
-    if not due.exists():
-        return []
-    with transaction.atomic():
-        _take_turn(lane)
-        running = list(
-            Job.objects.filter(status=JobStatus.READY, lane=lane.name, locked_until__gt=now).values_list(
-                "tenant", "subject"
-            )
-        )
-        tenants = Counter(tenant for tenant, _ in running if tenant)
-        subjects = Counter(subject for _, subject in running if subject)
-
-        def fits(tenant: str, subject: str) -> bool:
-            if tenant and lane.per_tenant is not None and tenants[tenant] >= lane.per_tenant:
-                return False
-            return not (subject and lane.per_subject is not None and subjects[subject] >= lane.per_subject)
-
-        # Tenants and subjects at their bound are passed over by the query itself, so a backlog of
-        # one tenant's rows due first never hides another's row from the window read.
-        full_tenants = [tenant for tenant in tenants if not fits(tenant, "")]
-        full_subjects = [subject for subject in subjects if not fits("", subject)]
-        if full_tenants:
-            due = due.exclude(tenant__in=full_tenants)
-        if full_subjects:
-            due = due.exclude(subject__in=full_subjects)
-        chosen = []
-        for job in due.order_by("run_at", "id")[: limit * BOUNDED_WINDOW]:
-            if not fits(job.tenant, job.subject):
-                continue
-            chosen.append(job)
-            tenants[job.tenant] += 1
-            subjects[job.subject] += 1
-            if len(chosen) == limit:
-                break
-        if not chosen:
-            return []
-        lease = now + timedelta(seconds=conf.get("LEASE_SECONDS"))
-        ids = [job.id for job in chosen]
-        # Re-checked: a claim outside the lane (run_due without one) may have taken a row meanwhile.
-        _due(now).filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
-    return list(Job.objects.filter(id__in=ids, locked_by=token).order_by("run_at", "id"))
-
-
-def _take_turn(lane: lanes.Lane) -> None:
-    """Claims of one bounded lane run one at a time, until the claim's transaction ends."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(f"jobs.lane.{lane.name}".encode())])
-    # SQLite: the transaction began IMMEDIATE (config/settings.py), holding the one write lock.
 
 
 def release(token: str, jobs: Iterable[Job]) -> None:

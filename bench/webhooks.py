@@ -8,6 +8,11 @@ limit: signing and HTTP alone, a new connection each, as a delivery makes). Both
 come from the same run; compare them, not runs on different machines. With
 ``--write-docs`` the figures replace the section "Webhook deliveries" of
 docs/performance.md (``make bench`` writes the rest of the file first).
+
+Then the worker's deliveries lane as ``run_worker`` runs it (its threads, its bounds per
+account and endpoint): several accounts' events alone, then beside one account whose 16
+endpoints hang with a backlog of pings queued first (``fairness``): deliveries a second
+with one hung tenant against none.
 """
 
 import argparse
@@ -24,7 +29,12 @@ SECTION = "## Webhook deliveries"
 
 
 def write_docs(
-    *, count: int, delivered_per_second: float, bare_per_second: float, statements_per_delivery: float
+    *,
+    count: int,
+    delivered_per_second: float,
+    bare_per_second: float,
+    statements_per_delivery: float,
+    fair: dict | None = None,
 ) -> None:
     section = (
         f"{SECTION}\n\n"
@@ -42,6 +52,23 @@ def write_docs(
         "scope and switch checked again at delivery, the attempt recorded, the row settled); more worker "
         "threads (`manage.py run_worker --threads N`) or processes multiply the rate.\n"
     )
+    if fair:
+        section += (
+            "\n### One hung tenant against none\n\n"
+            f"`python -m bench.webhooks` then runs the worker's deliveries lane as `run_worker` does "
+            f"({fair['threads']} threads on {fair['vendor']}, at most 2 attempts of one account and 1 of one "
+            f"endpoint at once): {fair['count']} events for {fair['accounts']} accounts, one endpoint each, on a "
+            "receiver on loopback, first alone, then behind one more account whose 16 endpoints hang (a receiver "
+            f"that accepts and never answers) with {fair['backlog']} pings queued before them. The figure is the "
+            "other accounts' deliveries a second; the hung account holds its 2 slots for the whole run.\n\n"
+            "| case | deliveries a second | first delivery after |\n|---|---:|---:|\n"
+            f"| no hung tenant | {fair['none']:.1f} | {fair['none_first']:.2f} s |\n"
+            f"| one hung tenant (16 endpoints, {fair['backlog']} pings queued) | {fair['hung']:.1f} | "
+            f"{fair['hung_first']:.2f} s |\n\n"
+            f"With one tenant hung the others get {fair['hung'] / fair['none']:.2f} of the rate: the lane's threads "
+            "less the hung tenant's 2. Before lanes and per-account slots, one such tenant took every thread and "
+            "another account's first delivery waited 202 s.\n"
+        )
     text = PERFORMANCE.read_text()
     pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
     text = pattern.sub(lambda _: section + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
@@ -54,6 +81,8 @@ def main(count: int = 500, *, docs: bool = False) -> int:
         DJANGO_SETTINGS_MODULE="config.settings",
         DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
         SECRET_KEY="bench-only-secret-key-not-for-any-deployment-0123456789",
+        # The receivers are on loopback, as on a developer's machine.
+        WEBHOOK_ALLOW_LOOPBACK="1",
     )
     os.environ.pop("REDIS_URL", None)
     import django
@@ -124,14 +153,135 @@ def main(count: int = 500, *, docs: bool = False) -> int:
     print(f"webhook deliveries, durable work, one thread: {count / delivered:8.1f} /s  ({count} events)")
     print(f"bare loop of signed POSTs, same receiver:     {count / bare:8.1f} /s  (the limit)")
     print(f"statements per delivery:                      {statements[0] / count:8.1f}")
+    fair = fairness(count=min(count, 400))
+    print(
+        f"deliveries lane, {fair['threads']} threads, no hung tenant:  {fair['none']:8.1f} /s"
+        f"  (first after {fair['none_first']:.2f} s)"
+    )
+    print(
+        f"deliveries lane, {fair['threads']} threads, one hung tenant: {fair['hung']:8.1f} /s"
+        f"  (first after {fair['hung_first']:.2f} s)"
+    )
     if docs:
         write_docs(
             count=count,
             delivered_per_second=count / delivered,
             bare_per_second=count / bare,
             statements_per_delivery=statements[0] / count,
+            fair=fair,
         )
     return 0
+
+
+HUNG_ENDPOINTS = 16
+HUNG_BACKLOG = 84
+QUIET_ACCOUNTS = 8
+
+
+def fairness(*, count: int) -> dict:
+    """Deliveries a second of ``QUIET_ACCOUNTS`` accounts through the worker's deliveries lane, alone
+    and beside one account whose receivers hang. Runs after ``main`` set Django up."""
+    from django.db import connection
+
+    from apps.jobs import lanes
+
+    threads = lanes.LANES[lanes.DELIVERIES].threads(connection.vendor)
+    none, none_first = _lane_run(count=count, threads=threads, hung=False)
+    hung, hung_first = _lane_run(count=count, threads=threads, hung=True)
+    return {
+        "count": count,
+        "accounts": QUIET_ACCOUNTS,
+        "backlog": HUNG_BACKLOG,
+        "threads": threads,
+        "vendor": "SQLite" if connection.vendor == "sqlite" else "PostgreSQL",
+        "none": none,
+        "none_first": none_first,
+        "hung": hung,
+        "hung_first": hung_first,
+    }
+
+
+def _endpoint(user, url, key):
+    from apps.webhooks import secrets
+    from apps.webhooks.models import WebhookEndpoint
+
+    return WebhookEndpoint.objects.create(
+        user=user,
+        livemode=False,
+        url=url,
+        enabled_events=["call.ended"],
+        api_version="2026-10-01",
+        secret_encrypted=secrets.encrypt(secrets.new_secret()),
+        owner_kind="api_key",
+        owner_credential_id=key.id,
+    )
+
+
+def _lane_run(*, count: int, threads: int, hung: bool) -> tuple[float, float]:
+    """(deliveries a second, seconds to the first) of the quiet accounts' ``count`` events."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from apps.apikeys.services import apikey_create
+    from apps.jobs.lanes import DELIVERIES
+    from apps.jobs.management.commands.run_worker import Command
+    from apps.jobs.models import Job
+    from apps.webhooks.public import publish
+    from apps.webhooks.services import endpoint_send_test
+    from tests.support.factories import UserFactory
+    from tests.support.receivers import Receiver, Reply
+
+    Job.objects.filter(status="ready").delete()  # nothing left over from the run before
+    quiet, stuck = Receiver(), Receiver()
+    stuck.reply = Reply(hang=3600)
+    scopes = ["webhooks:manage", "calls:read"]
+    try:
+        if hung:
+            noisy = UserFactory()
+            key, _ = apikey_create(user=noisy, name="bench", scopes=scopes, livemode=False)
+            endpoints = [_endpoint(noisy, stuck.url(f"/hang/{n}"), key) for n in range(HUNG_ENDPOINTS)]
+            with transaction.atomic():
+                for n in range(HUNG_BACKLOG):
+                    endpoint_send_test(endpoint=endpoints[n % HUNG_ENDPOINTS])
+        accounts = []
+        for _ in range(QUIET_ACCOUNTS):
+            user = UserFactory()
+            key, _ = apikey_create(user=user, name="bench", scopes=scopes, livemode=False)
+            _endpoint(user, quiet.url(), key)
+            accounts.append(user)
+        with transaction.atomic():
+            for n in range(count):
+                publish(
+                    accounts[n % QUIET_ACCOUNTS], "call.ended", {"id": f"call_{n}", "object": "call"}, livemode=False
+                )
+
+        worker = Command()
+        worker.stopping = threading.Event()
+
+        def lane():
+            try:
+                worker._loop(once=False, poll=0.05, batch=1, lane=DELIVERIES)
+            finally:
+                connection.close()
+
+        running = [threading.Thread(target=lane, daemon=True) for _ in range(threads)]
+        begun = time.monotonic()
+        for thread in running:
+            thread.start()
+        while len(quiet.requests) < count:
+            if time.monotonic() - begun > 600:
+                raise RuntimeError(f"only {len(quiet.requests)} of {count} deliveries in 10 minutes")
+            time.sleep(0.01)
+        took = time.monotonic() - begun
+        first = quiet.received_at[0] - begun
+        worker.stopping.set()
+    finally:
+        quiet.close()
+        stuck.close()  # the hung attempts get their answer and the threads stop
+    for thread in running:
+        thread.join(30)
+    return count / took, first
 
 
 if __name__ == "__main__":

@@ -501,6 +501,10 @@ WEBHOOK_SECRET_KEYS = env_list("WEBHOOK_SECRET_KEYS") or [
 WEBHOOK_ENDPOINT_LIMIT = 16  # per account and mode
 WEBHOOK_TIMEOUT_SECONDS = 10  # one attempt, DNS lookup to the answer's first kilobyte
 WEBHOOK_EVENT_RETENTION_DAYS = 30
+# Test-mode endpoints may be http://127.0.0.1, ::1 or localhost (a receiver on the developer's
+# machine) only where this is on: by default with DEBUG, the quick start's machine. Elsewhere a
+# loopback URL would let any account's test key reach the server's own services.
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 # Credential standing (apps/credentials/standing.py): a credential kind's current scopes,
 # or None once it has ended. Named here so that credentials imports no issuer.
 # The /v1 version a new connection is pinned to at consent (docs/spec.md 9.4): named here so

@@ -28,6 +28,13 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture(autouse=True)
+def _loopback_receivers(settings):
+    # The tests' webhook receivers listen on loopback, as a developer's do where DEBUG turns
+    # WEBHOOK_ALLOW_LOOPBACK on; the tests of the setting itself turn it off.
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # PBKDF2 at production strength costs ~1 s per user made; only the tests of
     # password storage itself would care, and Django's own tests cover that.

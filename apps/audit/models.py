@@ -43,6 +43,7 @@ class EventType(models.TextChoices):
     WEBHOOK_ENDPOINT_UPDATED = "webhook_endpoint.updated", "Changed a webhook endpoint"
     WEBHOOK_ENDPOINT_DELETED = "webhook_endpoint.deleted", "Deleted a webhook endpoint"
     WEBHOOK_ENDPOINT_SECRET_ROLLED = "webhook_endpoint.secret_rolled", "Re-keyed a webhook endpoint"
+    WEBHOOK_ENDPOINT_OWNER_CHANGED = "webhook_endpoint.owner_changed", "Took over a webhook endpoint"
     # What the account holder decided for an app (apps/safeguards), on a page of the service.
     CONNECTION_ACTION_CONFIRMED = "oauth.connection.action_confirmed", "Confirmed an app's action"
     CONNECTION_ACTION_DECLINED = "oauth.connection.action_declined", "Declined an app's action"
@@ -62,6 +63,7 @@ SENSITIVE_EVENT_TYPES = frozenset(
         EventType.WEBHOOK_ENDPOINT_UPDATED,
         EventType.WEBHOOK_ENDPOINT_DELETED,
         EventType.WEBHOOK_ENDPOINT_SECRET_ROLLED,
+        EventType.WEBHOOK_ENDPOINT_OWNER_CHANGED,
     }
 )
 

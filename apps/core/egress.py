@@ -71,6 +71,10 @@ class EgressError(Exception):
     """The request was not made or not completed; the message says why (safe to show the URL's owner)."""
 
 
+class LookupFailed(EgressError):
+    """The host was not resolved (no answer, no address, or not within the deadline)."""
+
+
 class AddressRefused(EgressError):
     """The host resolves to an address that may not be contacted."""
 
@@ -100,9 +104,9 @@ def address_allowed(ip: str, *, loopback: bool = False, admitted=()) -> bool:
 
 def _getaddrinfo_within(hostname: str, port: int, timeout: float) -> list:
     if timeout <= 0:
-        raise EgressError("host was not resolved within the deadline")
+        raise LookupFailed("host was not resolved within the deadline")
     if not _lookups.acquire(blocking=False):
-        raise EgressError("too many host lookups in progress")
+        raise LookupFailed("too many host lookups in progress")
     outcome: dict = {}
     done = threading.Event()
 
@@ -117,9 +121,9 @@ def _getaddrinfo_within(hostname: str, port: int, timeout: float) -> list:
 
     threading.Thread(target=lookup, name="egress-lookup", daemon=True).start()
     if not done.wait(timeout):
-        raise EgressError("host was not resolved within the deadline")
+        raise LookupFailed("host was not resolved within the deadline")
     if "error" in outcome:
-        raise EgressError("could not resolve host") from outcome["error"]
+        raise LookupFailed("could not resolve host") from outcome["error"]
     return outcome["infos"]
 
 
@@ -145,7 +149,7 @@ def resolve_checked(
         infos = _getaddrinfo_within(hostname, port, deadline - time.monotonic())
         ips = list(dict.fromkeys(info[4][0] for info in infos))
     if not ips:
-        raise EgressError("host did not resolve to any address")
+        raise LookupFailed("host did not resolve to any address")
     for ip in ips:
         if loopback_only and not (is_loopback(ip) or ip in admitted):
             raise AddressRefused(ip)

@@ -63,6 +63,8 @@ SURFACES: tuple[tuple[str, Surface], ...] = (
         ),
     ),
     ("/.well-known/", Surface("metadata", ENVELOPE, "invalid_request", query=False)),
+    # A carrier's callbacks: its adapter reads the body (a form, signed); every error is JSON.
+    ("/carrier/", Surface("carrier", ENVELOPE, "invalid_request", query=False)),
 )
 
 

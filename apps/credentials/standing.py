@@ -1,7 +1,7 @@
 """Whether a credential still stands, and with which scopes: asked long after the request that used it.
 
-A webhook endpoint keeps the credential that made it (a key, or the user's
-connection to an app) and asks at each delivery what that credential may still
+A webhook endpoint keeps the credential that owns it (a key, or the user's connection to
+an app: whichever made it or last aimed it) and asks at each delivery what that credential may still
 see. Each kind's answer comes from its issuer, named in
 ``settings.CREDENTIAL_STANDING`` (this app imports no issuer).
 """

@@ -307,8 +307,10 @@ GUIDANCE: dict[str, Guidance] = {
     ),
     "invalid_url": Guidance(
         "A webhook url that is not https (live mode), carries user:password@ or a #fragment, or resolves to "
-        "an address that is not public. Test mode also takes http on loopback (127.0.0.1, ::1, localhost).",
-        "Use a public https URL; to receive test-mode events on your machine, use http://127.0.0.1:PORT/...",
+        "an address that is not public. Where the operator allows loopback (WEBHOOK_ALLOW_LOOPBACK, a "
+        "development server's default), test mode also takes http on loopback (127.0.0.1, ::1, localhost).",
+        "Use a public https URL; to receive events on your machine, expose your receiver through an https tunnel "
+        "(or, on a development server of your own, use http://127.0.0.1:PORT/...).",
     ),
 }
 

@@ -355,6 +355,7 @@ def request_limits() -> list[LimitRow]:
         ),
         (budgets.REGISTER_IP_HOURLY, "Register", "POST /oauth/register, in addition", "IP address", oauth),
         (budgets.TOKEN_FLOOD_IP, "Token flood guard", "POST /oauth/token, POST /oauth/revoke", "IP address", oauth),
+        (budgets.CARRIER_IP, "Carrier callbacks", "every request to /carrier/...", "IP address", limited),
         (
             budgets.BEARER_FAILURES_IP,
             "Failed bearer checks",
@@ -453,6 +454,7 @@ def webhook_facts() -> dict:
         "endpoint_limit": settings.WEBHOOK_ENDPOINT_LIMIT,
         "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
         "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
+        "loopback_allowed": settings.WEBHOOK_ALLOW_LOOPBACK,
     }
 
 

@@ -5,8 +5,8 @@ gives it back when this runs out, so every handler must finish well inside it),
 ``MAX_ATTEMPTS`` (runs before a row is marked failed), ``RETRY_BASE_SECONDS`` and
 ``RETRY_MAX_SECONDS`` (the back-off: base * 2^(attempt-1), capped, ±10 %),
 ``POLL_SECONDS`` (the worker's wait when nothing is due), ``BATCH_SIZE`` (rows a
-claim takes at once), ``THREADS`` (rows a worker runs at once, each thread claiming one
-row at a time; None: 4 on PostgreSQL, 1 on SQLite, which has one writer at a time),
+claim takes at once), ``THREADS`` (threads a worker gives every lane, each claiming one row of
+its lane at a time; None: each lane's own count for the database, apps/jobs/lanes.py),
 ``KEEP_SUCCESSFUL_DAYS`` and ``KEEP_FAILED_DAYS`` (how long finished rows stay, counted
 from their creation; the worker deletes older ones, and with them their dedupe keys).
 """

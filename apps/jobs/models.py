@@ -30,6 +30,11 @@ class Job(models.Model):
     payload = models.JSONField(default=dict)
     # What the work concerns (a call id, say), so a reader can apply that subject's due work.
     subject = models.CharField(max_length=64, blank=True, default="")
+    # The lane its kind runs in (apps/jobs/lanes.py), written at enqueue: a worker's threads
+    # claim one lane's rows each, through the index that leads with it.
+    lane = models.CharField(max_length=32, default="")
+    # Whose work it is (an account), for lanes that bound how many of one tenant's rows run at once.
+    tenant = models.CharField(max_length=64, blank=True, default="")
     # With kind, makes a second enqueue of the same event a no-op. NULL, not "", when absent:
     # NULLs never collide in the unique index.
     dedupe_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
@@ -49,6 +54,7 @@ class Job(models.Model):
         indexes = [
             # The claim: ready rows in due order. Finished rows, the bulk of the table, are not in it.
             models.Index(fields=["run_at", "id"], name="job_ready_due", condition=Q(status="ready")),
+            models.Index(fields=["lane", "run_at", "id"], name="job_ready_lane_due", condition=Q(status="ready")),
             models.Index(
                 fields=["subject", "run_at"], name="job_ready_subject", condition=Q(status="ready") & ~Q(subject="")
             ),

@@ -18,9 +18,13 @@ is)::
 
     from apps.jobs.public import handler
 
-    @handler("calls.apply_event")
+    @handler("calls.apply_event", lane="carrier")
     def apply_event(payload: dict) -> None:
         ...
+
+Lanes (``apps/jobs/lanes.py``: carrier, transcripts, deliveries, housekeeping, the
+default) never wait on each other: a worker gives each its own threads. The deliveries
+lane also runs at most 2 rows of one ``tenant`` and 1 of one ``subject`` at once.
 
 The guarantees:
 
@@ -59,12 +63,25 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from . import registry, runner
+from .lanes import CARRIER, DELIVERIES, HOUSEKEEPING, TRANSCRIPTS
 from .models import Job, JobStatus
 from .registry import handler
 from .runner import RetryLater
 from .schedules import schedule
 
-__all__ = ["Job", "JobStatus", "RetryLater", "enqueue", "handler", "run_due", "schedule"]
+__all__ = [
+    "CARRIER",
+    "DELIVERIES",
+    "HOUSEKEEPING",
+    "TRANSCRIPTS",
+    "Job",
+    "JobStatus",
+    "RetryLater",
+    "enqueue",
+    "handler",
+    "run_due",
+    "schedule",
+]
 
 
 def enqueue(
@@ -74,16 +91,26 @@ def enqueue(
     run_at: datetime | None = None,
     dedupe_key: str | None = None,
     subject: str | None = None,
+    tenant: str | None = None,
 ) -> Job:
     """Write a row due at ``run_at`` (default now) in the caller's transaction.
 
     With ``dedupe_key``, a second enqueue of the same ``(kind, dedupe_key)`` writes nothing
     and returns the row already there, whatever its state: an event that arrives twice is
-    applied once. Keys are kept as long as their rows.
+    applied once. Keys are kept as long as their rows. ``tenant`` names whose work it is (an
+    account), for lanes that bound one tenant's rows at once.
     """
-    if registry.get(kind) is None:
+    spec = registry.get(kind)
+    if spec is None:
         raise LookupError(f"No handler for job kind {kind!r}: register one with @handler in an app's jobs.py.")
-    fields = {"kind": kind, "payload": payload, "dedupe_key": dedupe_key, "subject": subject or ""}
+    fields = {
+        "kind": kind,
+        "payload": payload,
+        "dedupe_key": dedupe_key,
+        "subject": subject or "",
+        "lane": spec.lane,
+        "tenant": tenant or "",
+    }
     if run_at is not None:
         fields["run_at"] = run_at
     runner.note_enqueued()
@@ -102,10 +129,12 @@ def run_due(
     kinds: Iterable[str] | None = None,
     subject: str | None = None,
     where: dict | None = None,
+    lane: str | None = None,
 ) -> int:
     """Claim and run due rows in this process until none is due (or ``limit`` ran); returns how many ran.
 
     ``now`` fixes the clock for the run (what is due, leases, retry times); by default
-    ``timezone.now()`` at each claim.
+    ``timezone.now()`` at each claim. ``lane`` claims as a worker's thread of that lane does,
+    within the lane's bounds per tenant and subject.
     """
-    return runner.run_due(now=now, limit=limit, kinds=kinds, subject=subject, where=where)
+    return runner.run_due(now=now, limit=limit, kinds=kinds, subject=subject, where=where, lane=lane)

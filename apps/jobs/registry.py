@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ImproperlyConfigured
 
+from . import lanes
+
 
 @dataclass(frozen=True)
 class HandlerSpec:
@@ -18,6 +20,8 @@ class HandlerSpec:
     # writes to the database then takes effect exactly once. Off for handlers that hold a
     # transaction too long otherwise (a network call); they are at-least-once.
     atomic: bool = True
+    # The lane its rows run in (apps/jobs/lanes.py): rows of one lane never wait on another's.
+    lane: str = lanes.DEFAULT
 
 
 _handlers: dict[str, HandlerSpec] = {}
@@ -46,13 +50,19 @@ def kinds() -> list[str]:
     return sorted(_handlers)
 
 
+def kinds_of(lane: str) -> list[str]:
+    return sorted(kind for kind, spec in _handlers.items() if spec.lane == lane)
+
+
 def handler(
     kind: str,
     *,
     max_attempts: int | None = None,
     retry_delays: Sequence[float] | None = None,
     atomic: bool = True,
+    lane: str = lanes.DEFAULT,
 ):
+    lanes.get(lane)  # an unknown lane fails at start-up, not at the first enqueue
     if not kind or len(kind) > 100:
         raise ImproperlyConfigured(f"Job kind {kind!r} must be 1 to 100 characters.")
     if max_attempts is not None and max_attempts < 1:
@@ -66,6 +76,7 @@ def handler(
                 max_attempts=max_attempts,
                 retry_delays=tuple(retry_delays) if retry_delays else None,
                 atomic=atomic,
+                lane=lane,
             )
         )
         return fn

@@ -8,6 +8,12 @@ where ``SKIP LOCKED`` does not exist (SQLite) two claimers never both take it. T
 handler runs after the claim has committed; its outcome is written only under the
 same claim (``locked_by``), so a worker whose lease ran out cannot overwrite the
 outcome of the one that took the row over.
+
+A claim of a lane that bounds its rows per tenant and per subject (webhook deliveries:
+2 per account, 1 per endpoint) counts the lane's leased rows and passes over the rows of
+a tenant or subject already at its bound. Claims of such a lane take turns (a PostgreSQL
+advisory lock held to the end of the claim's transaction; on SQLite the transaction's
+``BEGIN IMMEDIATE``), so two claimers never both take a tenant's last slot.
 """
 
 import contextlib
@@ -26,7 +32,7 @@ from django.utils import timezone
 
 from apps.core.ids import random_base62
 
-from . import conf, registry
+from . import bounds, conf, lanes, registry
 from .models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -66,21 +72,32 @@ def claim(
     kinds: Iterable[str] | None = None,
     subject: str | None = None,
     where: dict | None = None,
+    lane: str | None = None,
 ) -> tuple[str, list[Job]]:
-    """Lease up to ``limit`` due rows to a new claim; returns the claim and its rows in due order."""
+    """Lease up to ``limit`` due rows to a new claim; returns the claim and its rows in due order.
+
+    With ``lane``, only that lane's rows, within its bounds per tenant and subject.
+    """
     # Rows of a kind nobody handles stay ready (the worker names them at start-up): a
     # deployment that dropped a handler must not lose their work.
     wanted = set(registry.kinds())
     if kinds is not None:
         wanted &= set(kinds)
+    if lane is not None:
+        wanted &= set(registry.kinds_of(lane))
     if not wanted:
         return "", []
     due = _due(now).filter(kind__in=sorted(wanted))
+    if lane is not None:
+        due = due.filter(lane=lane)
     if subject:
         due = due.filter(subject=subject)
     if where:
         due = due.filter(**{f"payload__{key}": value for key, value in where.items()})
     token = f"{worker_name()}:{random_base62(12)}"
+    if lane is not None and lanes.get(lane).bounded:
+        bounded = bounds.claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token, still_due=_due(now))
+        return token, bounded
     # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
     # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
     # Inside a caller's transaction no savepoint is taken (the locks last until it ends, with
@@ -209,21 +226,24 @@ def run_due(
     kinds: Iterable[str] | None = None,
     subject: str | None = None,
     where: dict | None = None,
+    lane: str | None = None,
 ) -> int:
     kinds = list(kinds) if kinds is not None else None
     batch = conf.get("BATCH_SIZE")
+    # A bounded lane's claim stops short at its bounds, not only when nothing more is due.
+    bounded = lane is not None and lanes.get(lane).bounded
     ran = 0
     while limit is None or ran < limit:
         clock = now or timezone.now()
         asked = batch if limit is None else min(batch, limit - ran)
         written = _enqueued()
-        token, jobs = claim(now=clock, limit=asked, kinds=kinds, subject=subject, where=where)
+        token, jobs = claim(now=clock, limit=asked, kinds=kinds, subject=subject, where=where, lane=lane)
         for job in jobs:
             run_one(job, token, now=clock)
         ran += len(jobs)
         # A short claim took every row due; only rows the handlers wrote since can be due now
         # (a simulated call's next event), so without any the run is over without another look.
-        if len(jobs) < asked and _enqueued() == written:
+        if len(jobs) < asked and _enqueued() == written and not (bounded and jobs):
             break
     return ran
 

@@ -75,6 +75,20 @@ def _spoken_code(code: dict) -> str:
     return f"code {code['code']}{where}"
 
 
+SPOKEN_BODY = 160
+_SENTENCE_END = (".", "!", "?", "…")
+
+
+def _spoken_text(text: str, limit: int) -> str:
+    """A stranger's text as one sentence of a spoken line: through the echo rule (no character that
+    reorders or hides what follows), on one line, cut short, and ended so the next message starts a
+    sentence of its own."""
+    said = " ".join(echoed(text).split())
+    if len(said) > limit:
+        said = said[: limit - 1].rstrip() + "…"
+    return said if said.endswith(_SENTENCE_END) else f"{said}."
+
+
 def spoken_messages(items: list[dict], *, number: str, minutes: int, has_more: bool) -> str:
     where = f"on {readable(number)} in the last {minutes} minute{'s' if minutes != 1 else ''}"
     if not items:
@@ -83,11 +97,12 @@ def spoken_messages(items: list[dict], *, number: str, minutes: int, has_more: b
     parts = [f"{'The newest ' if has_more else ''}{count} {where}."]
     codes = []
     for item in items:
+        sender = " ".join(echoed(item["from"]).split())
         if item["one_time_code"]:
             codes.append(_spoken_code(item["one_time_code"]))
-            parts.append(f"From {item['from']}: {_spoken_code(item['one_time_code'])}.")
+            parts.append(f"From {sender}: {_spoken_code(item['one_time_code'])}.")
         else:
-            parts.append(f"From {item['from']}, in the sender's words: \u201c{item['body'][:160]}\u201d")
+            parts.append(f"From {sender}, in the sender's words: \u201c{_spoken_text(item['body'], SPOKEN_BODY)}\u201d")
     if codes:
         parts.append(CODE_SAFETY)
     return " ".join(parts)

@@ -93,6 +93,10 @@ REGISTER_IP_HOURLY = Budget("register.ip.hour", burst=20, rate=20, period=3600, 
 REGISTER_NET48_HOURLY = Budget("register.net48.hour", burst=60, rate=60, period=3600, key=NET48)
 TOKEN_FLOOD_IP = Budget("token_flood.ip", burst=600, rate=120, period=60, key=IP)
 BEARER_FAILURES_IP = per_minute("bearer_failures.ip", 60, IP)
+# A carrier's callbacks (/carrier/...): unauthenticated until the adapter checks the signature,
+# and each refusal is a log line, so one address posting at will would fill the logs. A real
+# carrier sends a few callbacks a call; 600 a minute is far above one carrier address's share.
+CARRIER_IP = per_minute("carrier.ip", 600, IP)
 
 # --- 8.3 OAuth lockouts ----------------------------------------------------------
 # Failed exchanges per credential (3 an hour, then revocation) is a database
@@ -171,6 +175,7 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
     "register": (AUTHORIZE_REGISTER_IP, REGISTER_IP_HOURLY, REGISTER_NET48_HOURLY),
     "token_flood": (TOKEN_FLOOD_IP,),
     "bearer_failure": (BEARER_FAILURES_IP,),
+    "carrier": (CARRIER_IP,),
     "exchange_failure": (EXCHANGE_FAILURES_IP, EXCHANGE_FAILURES_CLIENT),
     "grant_family": (GRANT_FAMILY,),
     "exchange_success": (EXCHANGE_SUCCESSES_CLIENT,),
@@ -189,6 +194,7 @@ PATH_CLASSES: tuple[tuple[str, str], ...] = (
     ("/oauth/register", "register"),
     ("/oauth/token", "token_flood"),
     ("/oauth/revoke", "token_flood"),
+    ("/carrier/", "carrier"),
 )
 
 # The token endpoint also refuses a source in back-off before any grant work.

@@ -4,16 +4,20 @@ The adapter checks the carrier's signature and translates; the events go to thei
 receivers as durable work, once however often the carrier sends the callback
 (``delivery.py``). A callback the carrier did not sign changes nothing and is logged once.
 Nothing here knows a call's states.
+
+Every answer but the carrier's own reply and the 204 is the error envelope (/carrier/ is a JSON
+surface, its unknown paths included: apps/core/surfaces.py), and every request spends the source
+address's carrier budget (apps/ratelimit/budgets.py) before it gets here.
 """
 
 import logging
 
 from django.db import transaction
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
 from apps.core import metrics
+from apps.core.envelope import render
 
 from .carriers import carrier_named
 from .carriers.base import CarrierRefused
@@ -23,17 +27,20 @@ logger = logging.getLogger(__name__)
 
 
 @csrf_exempt
-@require_POST
 def carrier_callback(request, name: str, what: str):
     carrier = carrier_named(name)
     if carrier is None:
-        return JsonResponse({"error": "unknown carrier"}, status=404)
+        return render(request, "not_found", "No carrier of that name.")
+    if request.method != "POST":
+        response = render(request, "method_not_allowed", "A carrier's callbacks are POST requests.")
+        response["Allow"] = "POST"
+        return response
     try:
         reply = carrier.answer_callback(request, what)
     except CarrierRefused as refused:
         logger.warning("carrier callback refused: %s %s: %s", name, what, refused.message)
         metrics.count_carrier_refusal(carrier=name, stage="callback")
-        return JsonResponse({"error": "refused"}, status=403)
+        return render(request, "forbidden", "The callback's signature was not accepted.")
     with transaction.atomic():
         deliver_later(reply.events, dedupe_key=reply.dedupe_key)
     if reply.content:

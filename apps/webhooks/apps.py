@@ -6,6 +6,6 @@ class WebhooksConfig(AppConfig):
     label = "webhooks"
 
     def ready(self):
-        from . import receivers
+        from . import checks, receivers  # noqa: F401  (checks registers the system checks)
 
         receivers.connect()

@@ -41,6 +41,12 @@ TEST_MODE_RETRY_DELAYS = tuple(d for d in RETRY_DELAYS if d <= 300)
 JITTER = 0.10
 FAILING_AFTER = timedelta(days=5)
 USER_AGENT = "Webhooks/1.0"
+# What an attempt that got no HTTP answer records: one reason for a host that did not resolve to
+# a public address, one for every way of not getting an answer. A receiver's owner learns what to
+# fix (the name, or the server), and nobody learns more about the addresses behind a URL: which
+# address a name has, or whether a port is closed, refuses, hangs or speaks TLS.
+NOT_PUBLIC = "the URL's host did not resolve to a public address"
+NO_ANSWER = "no answer from the receiver: no connection, or no HTTP answer within the timeout"
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,10 @@ def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
         )
     except ApiError as exc:
         return Outcome(error=exc.message)
-    except egress.EgressError as exc:
-        return Outcome(error=str(exc))
+    except (egress.AddressRefused, egress.LookupFailed):
+        return Outcome(error=NOT_PUBLIC)
+    except egress.EgressError:
+        return Outcome(error=NO_ANSWER)
     retry_after = None
     if answer.status in (429, 503):
         retry_after = parse_retry_after(answer.headers.get("Retry-After"), now=timezone.now())
@@ -158,18 +166,21 @@ def deliver(delivery_id: str, *, now=None) -> Outcome | None:
 
 
 def _recheck(endpoint: WebhookEndpoint, event) -> Outcome | None:
-    """Why this attempt must not be sent now, or None: the endpoint's switch, its credential's standing and scopes."""
+    """Why this attempt must not be sent now, or None: the endpoint's switch, its owner's standing and scopes.
+
+    The owner is whoever aimed the endpoint last, so an attempt scheduled before a change of
+    owner is judged by the new owner's scopes: it reaches the new URL only if they may read it."""
     if not endpoint.enabled:
         return Outcome(skipped=True, error="the endpoint is disabled")
     scopes = services.owner_scopes(endpoint)
     if scopes is None:
         with transaction.atomic():
             services.disable(endpoint, DisabledReason.CREDENTIAL_REVOKED)
-        return Outcome(skipped=True, error="the key or app connection that made the endpoint has ended")
+        return Outcome(skipped=True, error="the key or app connection that owns the endpoint has ended")
     if event.type != "ping" and not types.may_receive(
         type_name=event.type, scopes=scopes, user_id=endpoint.user_id, livemode=endpoint.livemode, data=event.data
     ):
-        return Outcome(skipped=True, error=f"the endpoint's credential may no longer receive {event.type}")
+        return Outcome(skipped=True, error=f"the endpoint's owner may not receive {event.type}")
     return None
 
 
@@ -217,7 +228,7 @@ def _after_failure(delivery: Delivery, endpoint: WebhookEndpoint, outcome: Outco
     try:
         with transaction.atomic():
             following = Delivery.objects.create(
-                endpoint_id=endpoint.pk,
+                endpoint=endpoint,
                 event_id=delivery.event_id,
                 attempt=delivery.attempt + 1,
                 scheduled_at=when,

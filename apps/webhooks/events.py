@@ -1,6 +1,6 @@
 """The one table of event types: what each carries, and what may receive it.
 
-A type is delivered to an endpoint only while the credential that made the
+A type is delivered to an endpoint only while the credential that owns the
 endpoint holds the type's scope, and, where a sharing switch or a number's
 opt-in guards the object, while that is on. Both are checked when the event is
 made and again at each delivery attempt. /docs/webhooks lists this table.

@@ -27,6 +27,7 @@ def enqueue_attempt(delivery: Delivery) -> None:
         run_at=delivery.scheduled_at,
         dedupe_key=delivery.pk,
         subject=delivery.endpoint_id,
+        tenant=str(delivery.endpoint.user_id),
     )
 
 

@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from apps.jobs.public import handler, schedule
+from apps.jobs.public import DELIVERIES, handler, schedule
 
 from .delivery import deliver, disable_failing
 from .fanout import JOB_KIND, purge_events
@@ -11,7 +11,9 @@ from .fanout import JOB_KIND, purge_events
 # Not atomic: the POST must not hold a transaction open. A run that fails before it
 # records (the database away) is retried by the work queue; the attempt's own
 # schedule is the delivery's, written by ``record``.
-@handler(JOB_KIND, atomic=False, max_attempts=20, retry_delays=(5, 30, 120, 600))
+# Deliveries lane: at most 2 attempts of one account and 1 of one endpoint run at once, so
+# an account's hung receivers cost that account's slots only.
+@handler(JOB_KIND, atomic=False, max_attempts=20, retry_delays=(5, 30, 120, 600), lane=DELIVERIES)
 def deliver_attempt(payload: dict) -> None:
     deliver(payload["delivery"])
 

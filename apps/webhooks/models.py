@@ -1,9 +1,10 @@
 """Webhook endpoints, the events they are sent, and each delivery attempt.
 
 An endpoint belongs to an account and a mode (any credential of the account with
-``webhooks:manage`` manages it) and remembers the credential that made it (an API
-key's id, or an OAuth client's id for the user's connection to that app): that
-credential's scopes bound what the endpoint receives, and its end disables it.
+``webhooks:manage`` manages it) and is owned by the credential that created it or last
+changed its ``url`` or ``enabled_events`` (an API key's id, or an OAuth client's id for
+the user's connection to that app): the owner's scopes bound what the endpoint receives,
+and the owner's end disables it.
 """
 
 from django.conf import settings
@@ -37,7 +38,7 @@ class OwnerKind(models.TextChoices):
 class DisabledReason(models.TextChoices):
     # Values are part of the contract once written: add new ones, never rename.
     REQUESTED = "requested", "Disabled by a request"
-    CREDENTIAL_REVOKED = "credential_revoked", "The key or app connection that made it ended"
+    CREDENTIAL_REVOKED = "credential_revoked", "The key or app connection that owns it ended"
     FAILING = "failing", "Every delivery failed for 5 days"
     GONE = "gone", "The receiver answered 410 Gone"
 

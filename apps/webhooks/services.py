@@ -1,14 +1,18 @@
 """Writes of webhook endpoints: create, change, delete, rotate the secret, send a ping; and their ending.
 
 Any credential of the account with ``webhooks:manage`` manages the account's
-endpoints in its mode. The credential that made an endpoint (an API key, or the
-user's connection to an app) is kept as its owner: the event types it may
-subscribe to are those the owner's scopes allow, and the owner's end (the key
-revoked, the app disconnected, a password reset) disables it.
+endpoints in its mode. An endpoint belongs to the credential (an API key, or the
+user's connection to an app) that created it or last changed its ``url`` or
+``enabled_events``: whoever aims it owns it. Every type it is enabled for must be
+readable with the owner's scopes (``"*"``: every type the owner can read), each
+delivery checks the owner's scopes again, and the owner's end (the key revoked, the
+app disconnected, a password reset) disables it. So a credential that may manage
+webhooks but not read calls can re-aim an endpoint only by taking it over, and then
+receives no call it could not read; its own end then disables the endpoint.
 
 Each create, change, delete and rotation is a sensitive action of the app or key that
 asked for it (docs/design.md "Webhooks": shown on Activity and on the app's entry on
-Connected apps), recorded in the write's own transaction.
+Connected apps), recorded in the write's own transaction; a change of owner is one more.
 """
 
 from datetime import timedelta
@@ -22,24 +26,20 @@ from django.utils import timezone
 from apps.api_v1.public import CURRENT_VERSION
 from apps.audit.models import EventType
 from apps.audit.services import audit_sensitive_action
-from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.credentials.standing import credential_scopes
 from apps.safeguards.public import webhook_check
 
-from . import events as types
 from . import fanout, secrets, urls_check
+from .inputs import (
+    parse_expires_in,
+    require_readable,
+    unknown_fields,
+    validate_description,
+    validate_enabled_events,
+)
 from .models import DisabledReason, Event, WebhookEndpoint
 from .serializers import endpoint_payload
-
-MAX_DESCRIPTION = 500
-# Every type an endpoint may subscribe to, each once.
-MAX_ENABLED_EVENTS = len(types.SUBSCRIBABLE)
-# What an error quotes of a caller's text, and the most of a field's name it names as ``param``.
-QUOTED_LENGTH = 40
-QUOTED_PARAM = 100
-MAX_ROTATION_OVERLAP = 7 * 24 * 3600
-DEFAULT_ROTATION_OVERLAP = 24 * 3600
 
 
 def _owner(principal) -> tuple[str, str]:
@@ -70,76 +70,6 @@ def owner_scopes(endpoint: WebhookEndpoint) -> frozenset | None:
     return credential_scopes(
         kind=endpoint.owner_kind, user_id=endpoint.user_id, credential_id=endpoint.owner_credential_id
     )
-
-
-def _quoted(text: str) -> str:
-    """A caller's text as a message quotes it: short, without the characters that reorder or hide text."""
-    return repr(echoed(text[:QUOTED_LENGTH]))
-
-
-def validate_enabled_events(value, *, scopes) -> list[str]:
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise ApiError(
-            "invalid_request",
-            'enabled_events must be a non-empty list of event types, or ["*"] for every type you may receive.',
-            param="enabled_events",
-        )
-    # Counted before any item is read: a list longer than the types there are cannot be right.
-    if len(value) > MAX_ENABLED_EVENTS:
-        raise ApiError(
-            "invalid_request",
-            f"enabled_events lists at most {MAX_ENABLED_EVENTS} event types, each once.",
-            param="enabled_events",
-        )
-    chosen = list(dict.fromkeys(value))
-    if len(chosen) < len(value):
-        repeated = next(v for n, v in enumerate(value) if v in value[:n])
-        raise ApiError(
-            "invalid_request", f"enabled_events lists {_quoted(repeated)} more than once.", param="enabled_events"
-        )
-    if types.ALL in chosen:
-        if len(chosen) > 1:
-            raise ApiError(
-                "invalid_request",
-                '"*" stands alone in enabled_events: it already means every type.',
-                param="enabled_events",
-            )
-        return chosen
-    unknown = [v for v in chosen if v not in types.SUBSCRIBABLE]
-    if unknown:
-        raise ApiError(
-            "invalid_request",
-            f"Unknown event type {_quoted(unknown[0])}; the types are {', '.join(types.SUBSCRIBABLE)}.",
-            param="enabled_events",
-        )
-    refused = [v for v in chosen if not types.scopes_allow(v, scopes)]
-    if refused:
-        needed = types.EVENT_TYPES[refused[0]].scope
-        raise ApiError(
-            "invalid_request",
-            f"This credential may not receive {refused[0]}: it needs the scope {needed}.",
-            param="enabled_events",
-        )
-    return chosen
-
-
-def validate_description(value) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
-        raise ApiError(
-            "invalid_request",
-            f"description must be a string of at most {MAX_DESCRIPTION} characters.",
-            param="description",
-        )
-    return value
-
-
-def unknown_fields(data: dict, allowed: set[str]) -> None:
-    """Refuse a field the operation does not take; its name is the caller's text, quoted short."""
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise ApiError("invalid_request", f"Unknown parameter {_quoted(extra[0])}.", param=extra[0][:QUOTED_PARAM])
 
 
 def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
@@ -175,24 +105,32 @@ def endpoint_create(*, principal, data: dict) -> tuple[WebhookEndpoint, str]:
 
 
 def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> WebhookEndpoint:
+    """Change the fields given; setting ``url`` or ``enabled_events`` makes the caller the owner."""
     unknown_fields(data, {"url", "enabled_events", "description", "disabled"})
     changes: dict = {}
+    aims = "url" in data or "enabled_events" in data
+    if aims:
+        kind, credential_id = _owner(principal)
     if "url" in data:
         changes["url"] = urls_check.validate(data["url"], livemode=endpoint.livemode)
     if "enabled_events" in data:
-        scopes = owner_scopes(endpoint) or frozenset()
-        changes["enabled_events"] = validate_enabled_events(data["enabled_events"], scopes=scopes)
+        changes["enabled_events"] = validate_enabled_events(data["enabled_events"], scopes=principal.scopes)
+    elif aims:
+        # A new url alone keeps the types: the new owner must be able to read each of them.
+        require_readable(endpoint.enabled_events, scopes=principal.scopes)
+    if aims and (endpoint.owner_kind, endpoint.owner_credential_id) != (kind, credential_id):
+        changes["owner_kind"], changes["owner_credential_id"] = kind, credential_id
     if "description" in data:
         changes["description"] = validate_description(data["description"])
     if "disabled" in data:
         disabled = data["disabled"]
         if not isinstance(disabled, bool):
             raise ApiError("invalid_request", "disabled must be true or false.", param="disabled")
-        if not disabled and owner_scopes(endpoint) is None:
+        if not disabled and "owner_kind" not in changes and owner_scopes(endpoint) is None:
             raise ApiError(
                 "invalid_request",
-                "The key or app connection that made this endpoint has ended, so it cannot be enabled again. "
-                "Create a new endpoint.",
+                "The key or app connection that owns this endpoint has ended, so it cannot be enabled again as it "
+                "is. Set its url or enabled_events with this credential to take it over, or create a new endpoint.",
                 param="disabled",
             )
         changes["enabled"] = not disabled
@@ -211,20 +149,39 @@ def endpoint_update(*, principal, endpoint: WebhookEndpoint, data: dict) -> Webh
         if changes.get("enabled") is False and not endpoint.enabled:
             changes.pop("enabled"), changes.pop("disabled_reason")
         before = _host(endpoint.url)
+        previous_owner = {"kind": endpoint.owner_kind, "id": endpoint.owner_credential_id}
+        if (changes.get("owner_kind"), changes.get("owner_credential_id")) == tuple(previous_owner.values()):
+            changes.pop("owner_kind"), changes.pop("owner_credential_id")  # a concurrent change made it ours
         for name, value in changes.items():
             setattr(endpoint, name, value)
         if changes:
             endpoint.save(update_fields=[*changes, "updated"])
             _audit_update(principal, endpoint, changes, before=before)
+            if "owner_kind" in changes:
+                _audit(
+                    principal,
+                    EventType.WEBHOOK_ENDPOINT_OWNER_CHANGED,
+                    "took over",
+                    endpoint,
+                    detail=f" from {_owner_named(previous_owner)}",
+                    previous_owner=previous_owner,
+                )
     return endpoint
 
 
-# The request's field each changed column answers to.
+def _owner_named(owner: dict) -> str:
+    return f"API key {owner['id']}" if owner["kind"] == "api_key" else f"the app {owner['id']}"
+
+
+# The request's field each changed column answers to (the owner has its own audit row).
 _REQUEST_FIELD = {"enabled": "disabled", "disabled_reason": "disabled", "failing_since": "disabled"}
+_OWNER_FIELDS = {"owner_kind", "owner_credential_id"}
 
 
 def _audit_update(principal, endpoint: WebhookEndpoint, changes: dict, *, before: str) -> None:
-    fields = sorted({_REQUEST_FIELD.get(name, name) for name in changes})
+    fields = sorted({_REQUEST_FIELD.get(name, name) for name in changes if name not in _OWNER_FIELDS})
+    if not fields:
+        return
     if fields == ["disabled"]:
         verb, detail = ("enabled" if changes["enabled"] else "disabled"), ""
     else:
@@ -243,18 +200,6 @@ def endpoint_delete(*, principal, endpoint: WebhookEndpoint) -> str:
         if deleted:  # a delete that lost a race with another deletes nothing and records nothing
             _audit(principal, EventType.WEBHOOK_ENDPOINT_DELETED, "deleted", endpoint)
     return endpoint_id
-
-
-def parse_expires_in(value) -> int:
-    if value is None:
-        return DEFAULT_ROTATION_OVERLAP
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROTATION_OVERLAP:
-        raise ApiError(
-            "invalid_request",
-            f"expires_in must be a whole number of seconds from 0 to {MAX_ROTATION_OVERLAP}.",
-            param="expires_in",
-        )
-    return value
 
 
 def endpoint_rotate_secret(*, principal, endpoint: WebhookEndpoint, data: dict) -> tuple[WebhookEndpoint, str]:

@@ -1,7 +1,8 @@
 """Which webhook URLs are taken (``invalid_url``, param ``url``), at creation, at each change and at delivery.
 
-Live mode: https only. Test mode: https, or http to a loopback host (a receiver
-on the developer's machine). Never credentials (``user:pass@``) or a fragment.
+Live mode: https only. Test mode: https, or, where the operator allows it
+(``WEBHOOK_ALLOW_LOOPBACK``: by default with ``DEBUG`` only), http to a loopback host (a
+receiver on the developer's machine). Never credentials (``user:pass@``) or a fragment.
 A host that resolves now must resolve to allowed addresses only (apps/core/egress.py);
 one that does not resolve yet is taken and checked again at every attempt.
 """
@@ -22,6 +23,10 @@ _LOOPBACK_NAMES = {"localhost", "localhost."}
 def admitted() -> tuple:
     """Exact addresses a test admits (a local https receiver in live mode); no deployment sets it."""
     return tuple(getattr(settings, "WEBHOOK_TEST_ALLOWED_ADDRESSES", ()))
+
+
+def loopback_allowed() -> bool:
+    return bool(getattr(settings, "WEBHOOK_ALLOW_LOOPBACK", False))
 
 
 def _refuse(message: str):
@@ -50,6 +55,11 @@ def parse(url, *, livemode: bool) -> SplitResult:
     if parts.scheme == "http":
         if livemode:
             raise _refuse("url must use https in live mode.")
+        if not loopback_allowed():
+            raise _refuse(
+                "url must use https: this service sends no webhooks to loopback addresses. To receive them on your "
+                "own machine, expose your receiver through an https tunnel (see /docs/webhooks)."
+            )
         if not _names_loopback(parts.hostname):
             raise _refuse("In test mode, http is taken only for a loopback host (127.0.0.1, ::1, localhost).")
     return parts
@@ -60,9 +70,9 @@ def _names_loopback(hostname: str) -> bool:
 
 
 def guard_options(parts: SplitResult, *, livemode: bool) -> dict:
-    """What the address guard admits for this URL: loopback in test mode only, and only loopback for http."""
+    """What the address guard admits for this URL: loopback in test mode where allowed, and only loopback for http."""
     return {
-        "loopback": not livemode,
+        "loopback": not livemode and loopback_allowed(),
         "loopback_only": parts.scheme == "http",
         "admitted": admitted(),
     }

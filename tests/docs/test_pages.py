@@ -239,6 +239,16 @@ def test_the_webhooks_page_lists_every_event_type_and_the_retry_schedule(client,
     assert "standardwebhooks" in page and "webhook-signature" in page
 
 
+@pytest.mark.parametrize("allowed", [True, False])
+def test_the_webhooks_page_says_how_to_receive_webhooks_locally(client, docs_here, settings, allowed):
+    settings.WEBHOOK_ALLOW_LOOPBACK = allowed
+    said = text(client.get("/docs/webhooks").content.decode())
+    assert "WEBHOOK_ALLOW_LOOPBACK" in said and "https tunnel" in said
+    assert ("this one allows it" in said) is allowed
+    assert ("this one does not" in said) is not allowed
+    assert "Who owns an endpoint" in said and "re-aim an endpoint only by taking it over" in said
+
+
 def test_the_redoc_bundle_asks_no_cdn_for_its_logo(client, docs_here):
     response = client.get("/docs/assets/redoc.standalone.js")
     bundle = response.content

@@ -163,3 +163,29 @@ def test_without_messages_read_the_tool_is_refused(settings, user):
     mcp = McpClient(install_fake_tokens(settings).issue(user, scopes=frozenset({"numbers:read"})))
     response = mcp.request("tools/call", {"name": NAME, "arguments": {}})
     assert_error(response, 403, "insufficient_scope")
+
+
+def test_spoken_lines_pass_strangers_text_through_the_echo_rule_one_message_a_sentence(mcp, user):
+    number = make_sms_number(user)
+    make_message(number, "see you at the cafe", sender="+12025550177", ago=30)
+    make_message(
+        number,
+        "Pay now\u202e\u2066 at evil.example\u200b\u200d\nReply STOP",
+        sender="Acme\u202eBank",
+        ago=10,
+    )
+    content = structured(mcp)
+    spoken = content["spoken"]
+    for hidden in ("\u202e", "\u2066", "\u200b", "\u200d", "\n"):
+        assert hidden not in spoken
+    assert "From AcmeBank: Pay now at evil.example Reply STOP." in spoken
+    assert spoken.endswith("Reply STOP. From +12025550177: see you at the cafe.")
+    # The messages themselves are returned as they came: only the spoken line is a quotation.
+    assert content["messages"][0]["body"].startswith("Pay now\u202e")
+
+
+def test_a_long_body_is_cut_and_still_ends_its_sentence(mcp, user):
+    make_message(make_sms_number(user), "word " * 100)
+    spoken = structured(mcp)["spoken"]
+    quoted = spoken[spoken.index(": ") + 2 :]
+    assert quoted.endswith("…") and len(quoted) <= 160

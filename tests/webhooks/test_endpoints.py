@@ -257,12 +257,16 @@ class TestUpdate:
         after = caller.get(f"/v1/webhook_endpoints/{before['id']}").json()
         assert after == {**before, "secret": None}
 
-    def test_types_limited_by_the_creating_credentials_scopes(self, owner):
-        _key, narrow = key_caller(owner, scopes=["webhooks:manage", "calls:read"])
-        endpoint_id = create(narrow).json()["id"]
+    def test_types_limited_by_the_changing_credentials_scopes(self, owner):
         _key, broad = key_caller(owner)
-        response = broad.post(f"/v1/webhook_endpoints/{endpoint_id}", {"enabled_events": ["balance.low"]})
+        endpoint_id = create(broad).json()["id"]
+        _key, narrow = key_caller(owner, scopes=["webhooks:manage", "calls:read"])
+        response = narrow.post(f"/v1/webhook_endpoints/{endpoint_id}", {"enabled_events": ["balance.low"]})
         assert_error(response, 400, "invalid_request", param="enabled_events")
+        assert "credits:read" in response.json()["error"]["message"]
+        # Types it can read: taken, and the endpoint is now the narrow key's.
+        response = narrow.post(f"/v1/webhook_endpoints/{endpoint_id}", {"enabled_events": ["call.ended"]})
+        assert response.status_code == 200
 
 
 class TestRotate:

@@ -49,6 +49,8 @@ def worker(*args, lease: int = 300):
         # The secrets were encrypted by this process: the worker decrypts them with the same keys.
         "WEBHOOK_SECRET_KEYS": ",".join(settings.WEBHOOK_SECRET_KEYS),
         "SECRET_KEY": "test-only-secret-key-not-for-any-deployment-0123456789",
+        # The receivers are on loopback, as on a developer's machine.
+        "WEBHOOK_ALLOW_LOOPBACK": "1",
     }
     return subprocess.Popen(
         [sys.executable, "manage.py", "run_worker", *args],

@@ -27,6 +27,9 @@ from .base import (
 )
 
 EVENT_JOB = "telephony.simulated_event"
+# A transcription's events are rows of their own kind: they run in the transcripts lane, so a
+# call's next state never waits behind them (apps/telephony/jobs.py).
+TRANSCRIPT_JOB = "telephony.simulated_transcript"
 
 
 def schedule(event: CarrierEvent, then: list[CarrierEvent] = (), *, dedupe: bool = True) -> None:
@@ -34,7 +37,7 @@ def schedule(event: CarrierEvent, then: list[CarrierEvent] = (), *, dedupe: bool
     when the one before it is delivered, so placing a call writes one row, not one per event.
     Deduplicated on (subject, kind): one kind of event happens once to one call."""
     enqueue(
-        EVENT_JOB,
+        TRANSCRIPT_JOB if event.family == ev.TRANSCRIPTION else EVENT_JOB,
         {"event": event.as_payload(), "then": [later.as_payload() for later in then]},
         run_at=event.at,
         dedupe_key=f"{event.subject}:{event.kind}" if dedupe else None,

@@ -1,13 +1,14 @@
 """``manage.py run_worker``: claims due rows and runs their handlers until stopped.
 
 Several may run against PostgreSQL (claims skip each other's rows); against SQLite run
-one (SQLite has one writer at a time, and the quick start needs no more). With more than
-one thread (``--threads``, JOBS ``THREADS``; 4 on PostgreSQL) each thread claims one row
-at a time, so a row that takes long (a webhook receiver that hangs until its timeout)
-holds only its own thread: the other rows due are run beside it, never queued behind it
-in the same claim. SIGTERM or
-SIGINT finishes the row being run, gives back the rest of the claim and exits; a second
-signal exits at once (the row comes due again when its lease runs out).
+one (SQLite has one writer at a time, and the quick start needs no more). Every lane
+(apps/jobs/lanes.py: carrier events, transcripts, webhook deliveries, housekeeping) has
+threads of its own (its default for the database, or ``--threads``/JOBS ``THREADS`` for
+every lane), each claiming one row of its lane at a time: a row that takes long (a webhook
+receiver that hangs until its timeout) holds only its own thread, and a backlog in one lane
+never delays another's rows. ``--once`` runs every lane's due rows in this thread. SIGTERM
+or SIGINT finishes the rows being run, gives back the rest of the claim and exits; a second
+signal exits at once (the rows come due again when their leases run out).
 """
 
 import contextlib
@@ -21,7 +22,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, close_old
 from django.utils import timezone
 
 from apps.core.observe import job_context
-from apps.jobs import conf, registry, runner, schedules
+from apps.jobs import conf, lanes, registry, runner, schedules
 from apps.jobs.models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -47,28 +48,32 @@ class Command(BaseCommand):
             "--poll", type=float, default=None, help="Seconds to wait when nothing is due (JOBS POLL_SECONDS)."
         )
         parser.add_argument(
-            "--threads", type=int, default=None, help="Rows run at once, one claimed at a time each (JOBS THREADS)."
+            "--threads",
+            type=int,
+            default=None,
+            help="Threads of every lane, each running one row at a time (JOBS THREADS; default: each lane's own).",
         )
 
     def handle(self, *args, once=False, poll=None, threads=None, **options):
         poll = conf.get("POLL_SECONDS") if poll is None else poll
         if poll <= 0:
             raise CommandError("--poll must be more than 0 seconds.")
-        # --once (scripts, a caller's own transaction) runs in this thread and connection.
-        default = 4 if connection.vendor == "postgresql" and not once else 1
         if threads is None:
-            threads = conf.get("THREADS") or default
-        if threads < 1:
+            threads = conf.get("THREADS")
+        if threads is not None and threads < 1:
             raise CommandError("--threads must be at least 1.")
         self.stopping = threading.Event()
         previous = self._install_signal_handlers() if not once else {}
         try:
             self._name_orphans()
+            self._align_lanes()
             logger.info("worker %s started (kinds: %s)", runner.worker_name(), ", ".join(registry.kinds()) or "none")
-            if threads == 1:
+            if once:
+                # Scripts, and a caller's own transaction: every lane in this thread and connection.
                 ran = self._loop(once=once, poll=poll, batch=conf.get("BATCH_SIZE"))
             else:
-                ran = self._threads(threads, once=once, poll=poll)
+                plan = {lane.name: threads or lane.threads(connection.vendor) for lane in lanes.LANES.values()}
+                ran = self._threads(plan, poll=poll)
         finally:
             # Whoever called the command (a test, a script) gets its own handlers back.
             for signum, handler in previous.items():
@@ -77,13 +82,13 @@ class Command(BaseCommand):
         if once:
             self.stdout.write(f"Ran {ran} job(s).")
 
-    def _threads(self, count: int, *, once: bool, poll: float) -> int:
+    def _threads(self, plan: dict[str, int], *, poll: float) -> int:
         totals: list[int] = []
         crashed: list[BaseException] = []
 
-        def run():
+        def run(lane: str):
             try:
-                totals.append(self._loop(once=once, poll=poll, batch=1))
+                totals.append(self._loop(once=False, poll=poll, batch=1, lane=lane))
             except BaseException as exc:
                 # One thread's failure stops the worker (its supervisor restarts it) rather than
                 # leaving it running with fewer threads than it says.
@@ -94,7 +99,11 @@ class Command(BaseCommand):
                 connection.close()  # each thread's own connection
 
         # Daemon threads: a second signal's SystemExit in the main thread ends the process at once.
-        workers = [threading.Thread(target=run, name=f"jobs-{n}", daemon=True) for n in range(count)]
+        workers = [
+            threading.Thread(target=run, args=(lane,), name=f"jobs-{lane}-{n}", daemon=True)
+            for lane, count in plan.items()
+            for n in range(count)
+        ]
         for worker in workers:
             worker.start()
         for worker in workers:
@@ -104,7 +113,7 @@ class Command(BaseCommand):
             raise CommandError(f"a worker thread failed: {crashed[0]!r}") from crashed[0]
         return sum(totals)
 
-    def _loop(self, *, once: bool, poll: float, batch: int) -> int:
+    def _loop(self, *, once: bool, poll: float, batch: int, lane: str | None = None) -> int:
         ran = 0
         pause = poll
         while not self.stopping.is_set():
@@ -115,7 +124,7 @@ class Command(BaseCommand):
                     close_old_connections()
                 self._purge_if_due()
                 self._seed_schedules()
-                count = self._run_batch(batch)
+                count = self._run_batch(batch, lane=lane)
             except (OperationalError, InterfaceError) as exc:
                 locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()
                 if connection.in_atomic_block or (once and not locked):
@@ -149,9 +158,9 @@ class Command(BaseCommand):
         if removed:
             logger.info("worker %s deleted %s finished rows past their keeping time", runner.worker_name(), removed)
 
-    def _run_batch(self, batch: int) -> int:
+    def _run_batch(self, batch: int, *, lane: str | None = None) -> int:
         now = timezone.now()
-        token, jobs = runner.claim(now=now, limit=batch)
+        token, jobs = runner.claim(now=now, limit=batch, lane=lane)
         for index, job in enumerate(jobs):
             if self.stopping.is_set():
                 runner.release(token, jobs[index:])
@@ -180,3 +189,10 @@ class Command(BaseCommand):
         )
         for kind in orphans:
             logger.error("ready jobs of kind %s have no handler: they are kept until one is registered", kind)
+
+    def _align_lanes(self):
+        """Ready rows carry the lane their kind runs in now (rows written before a kind moved, or
+        before lanes existed): a lane's threads claim only their own lane's rows."""
+        for kind in registry.kinds():
+            lane = registry.get(kind).lane
+            Job.objects.filter(status=JobStatus.READY, kind=kind).exclude(lane=lane).update(lane=lane)

@@ -178,8 +178,10 @@ def test_spoken_lines_pass_strangers_text_through_the_echo_rule_one_message_a_se
     spoken = content["spoken"]
     for hidden in ("\u202e", "\u2066", "\u200b", "\u200d", "\n"):
         assert hidden not in spoken
-    assert "From AcmeBank: Pay now at evil.example Reply STOP." in spoken
-    assert spoken.endswith("Reply STOP. From +12025550177: see you at the cafe.")
+    assert "From AcmeBank, in the sender's words: \u201cPay now at evil.example Reply STOP.\u201d" in spoken
+    assert spoken.endswith(
+        "Reply STOP.\u201d From +12025550177, in the sender's words: \u201csee you at the cafe.\u201d"
+    )
     # The messages themselves are returned as they came: only the spoken line is a quotation.
     assert content["messages"][0]["body"].startswith("Pay now\u202e")
 
@@ -187,5 +189,5 @@ def test_spoken_lines_pass_strangers_text_through_the_echo_rule_one_message_a_se
 def test_a_long_body_is_cut_and_still_ends_its_sentence(mcp, user):
     make_message(make_sms_number(user), "word " * 100)
     spoken = structured(mcp)["spoken"]
-    quoted = spoken[spoken.index(": ") + 2 :]
+    quoted = spoken[spoken.index("\u201c") + 1 : spoken.rindex("\u201d")]  # the body, in the sender's words
     assert quoted.endswith("…") and len(quoted) <= 160

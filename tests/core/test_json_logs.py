@@ -90,7 +90,7 @@ def test_a_workers_lines_name_the_job_kind_row_and_lane(json_lines):
         job = enqueue("tests.noisy", {"secret": "never-logged"})
         call_command("run_worker", "--once", stdout=io.StringIO())
     (line,) = [line for line in json_lines() if line["logger"] == "tests.job"]
-    assert (line["job_kind"], line["job_id"], line["lane"]) == ("tests.noisy", job.id, "tests.noisy")
+    assert (line["job_kind"], line["job_id"], line["lane"]) == ("tests.noisy", job.id, "housekeeping")
     assert "never-logged" not in json.dumps(json_lines())
 
 

@@ -91,9 +91,7 @@ def test_every_family_is_there_after_a_mix_of_requests(metrics_on, user, store):
     assert samples(cache, result="miss")[0].value >= 1 and samples(cache, result="hit")[0].value >= 1
     assert samples(families["service_carrier_refusals"], carrier="simulated", stage="callback")[0].value >= 1
     # A kind that names no lane runs in housekeeping.
-    (due,) = samples(
-        families["service_jobs_due"], lane="housekeeping"
-    )  # a kind that names no lane runs in housekeeping
+    (due,) = samples(families["service_jobs_due"], lane="housekeeping")
     assert due.value == 1
     (age,) = samples(
         families["service_jobs_oldest_due_age_seconds"], lane="housekeeping"

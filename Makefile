@@ -15,7 +15,7 @@ DOCS_URL ?= $(BASE_URL)/docs
 # Never echoed: the shell reads the key from the file when the command runs.
 RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat .secret_key)" PORT="$(PORT)" BASE_URL="$(BASE_URL)"
 
-.PHONY: install run apikey test test-fast test-one lint check format bench synthetic
+.PHONY: install run apikey test test-fast test-one test-journeys-pg lint check format bench synthetic
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,12 @@ TEST_WORKERS ?= auto
 XDIST = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
 test: install
 	$(PY) -m pytest -rsx $(XDIST) $(PYTEST_ARGS)
+
+# A user's hour of calls (tests/e2e/test_journeys.py) against a live server and a real worker on the
+# local PostgreSQL, in a database of their own.
+test-journeys-pg: install
+	JOURNEYS_DATABASE_URL=$${JOURNEYS_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
+		$(PY) -m pytest -q tests/e2e/test_journeys.py $(PYTEST_ARGS)
 
 # The quick loop: everything but the browser (Chromium) and end-to-end (live server) tests.
 test-fast: install

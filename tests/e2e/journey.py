@@ -31,7 +31,12 @@ class Api:
         if method == "POST":
             kwargs.setdefault("headers", {})["Idempotency-Key"] = str(uuid.uuid4())
         while True:
-            response = self.client.request(method, path, **kwargs)
+            try:
+                response = self.client.request(method, path, **kwargs)
+            except httpx2.RemoteProtocolError:
+                # The server closed a kept-alive connection while this client waited out a Retry-After;
+                # the request is sent again as it was (a POST with its same Idempotency-Key).
+                response = self.client.request(method, path, **kwargs)
             if response.status_code != 429:
                 return response
             wait = float(response.headers.get("Retry-After", "1"))

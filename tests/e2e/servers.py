@@ -166,15 +166,19 @@ class LiveServer:
         self.process = None
 
     def manage(self, *args) -> subprocess.CompletedProcess:
-        return subprocess.run(
+        done = subprocess.run(
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
             env=self.env,
-            check=True,
             capture_output=True,
             text=True,
             timeout=300,
         )
+        if done.returncode != 0:
+            # What the command said is the only clue a failed set-up leaves: keep it in the failure.
+            said = f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
+            raise RuntimeError(f"manage.py {' '.join(args)} exited {done.returncode}:\n{said}")
+        return done
 
     def __enter__(self):
         email, display_name, password = self.user

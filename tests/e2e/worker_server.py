@@ -3,9 +3,10 @@
 ``LiveServerWithWorker`` is ``LiveServer`` (tests/e2e/servers.py) plus the worker process that
 claims due durable work (a simulated call's next event, a transcript, a webhook delivery), started
 with the same environment: the same movable clock file, the same database. The database is
-PostgreSQL when the test run's ``DATABASE_URL`` names PostgreSQL (then a database of its own on that
-server, named from it with ``_journeys`` appended, created here and dropped afterwards), and a SQLite
-file otherwise. Test mode sends webhooks to a receiver on loopback (``WEBHOOK_ALLOW_LOOPBACK``).
+PostgreSQL when ``JOURNEYS_DATABASE_URL`` names one (``make test-journeys-pg``, a step of .ci/run: a
+database of its own on that server, named from it with ``_journeys`` appended, created here and
+dropped afterwards), and a SQLite file otherwise. Test mode sends webhooks to a receiver on
+loopback (``WEBHOOK_ALLOW_LOOPBACK``).
 """
 
 import os
@@ -20,8 +21,15 @@ from .servers import ROOT, LiveServer
 DATABASE_SUFFIX = "_journeys"
 
 
+# The PostgreSQL server the journeys run on, when one is named: ``make test-journeys-pg`` names the
+# local one. The whole suite leaves it unset, so the journeys' server and worker keep a SQLite file of
+# their own there: a connection of theirs on the shared server was ended mid-migration by the suite's
+# other workers ("terminating connection due to administrator command").
+JOURNEYS_DATABASE_URL = "JOURNEYS_DATABASE_URL"
+
+
 def postgres_url() -> str | None:
-    url = os.environ.get("DATABASE_URL", "")
+    url = os.environ.get(JOURNEYS_DATABASE_URL, "")
     return url if urlsplit(url).scheme in {"postgres", "postgresql", "pgsql"} else None
 
 

@@ -98,6 +98,8 @@ class Command(BaseCommand):
             finally:
                 connection.close()  # each thread's own connection
 
+        # These are the worker process's own threads (manage.py run_worker), never a web process's:
+        # each claims durable rows of its lane, so a slow lane holds only its own threads.
         # Daemon threads: a second signal's SystemExit in the main thread ends the process at once.
         workers = [
             threading.Thread(target=run, args=(lane,), name=f"jobs-{lane}-{n}", daemon=True)

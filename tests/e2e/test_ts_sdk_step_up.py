@@ -31,6 +31,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -88,7 +90,8 @@ def ts_sdk(tmp_path_factory) -> Path:
     own = tmp_path_factory.mktemp("ts-assistant")
     (own / "node_modules").symlink_to(directory / "node_modules", target_is_directory=True)
     shutil.copy(HERE / "package.json", own / "package.json")
-    shutil.copy(HERE / "step_up.mjs", own / "step_up.mjs")
+    for script in HERE.glob("*.mjs"):
+        shutil.copy(script, own / script.name)
     return own
 
 
@@ -262,3 +265,50 @@ def test_a_1x_assistant_with_the_documented_workaround_steps_up_and_the_tool_ans
     assert result["event"] == "result", assistant.events
     assert result["isError"] is False
     assert result["structured"]["spoken"].startswith("Your balance is")
+
+
+def authorize_answer(url: str) -> tuple[int, str]:
+    """Where the server sends a browser (not signed in) that opens ``url``: status and Location."""
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(Stay).open(url, timeout=STEP) as response:
+            return response.status, response.headers.get("Location", "")
+    except urllib.error.HTTPError as answer:
+        return answer.code, answer.headers.get("Location", "")
+
+
+def example_provider_authorize_url(service, ts_sdk, variant: str) -> str:
+    redirect_uri = "http://127.0.0.1:9/callback"  # never reached: only where the server would send the browser
+    done = subprocess.run(
+        [shutil.which("node"), str(ts_sdk / "example_provider.mjs"), variant, f"{service.url}/mcp", redirect_uri],
+        cwd=ts_sdk,
+        capture_output=True,
+        text=True,
+        timeout=STEP,
+    )
+    event = json.loads(done.stdout.strip().splitlines()[-1])
+    assert event["event"] == "authorize", (done.stdout, done.stderr)
+    return event["url"]
+
+
+def test_the_sdk_example_provider_sends_no_state_and_is_sent_back_before_sign_in(service, ts_sdk):
+    """/docs/mcp and the README: the SDK's example provider has no state(); the authorization
+    request is refused before anyone signs in."""
+    url = example_provider_authorize_url(service, ts_sdk, "as-shipped")
+    assert "state" not in parse_qs(urlsplit(url).query)
+    status, location = authorize_answer(url)
+    assert status == 302 and location.startswith("http://127.0.0.1:9/callback?"), location
+    answer = parse_qs(urlsplit(location).query)
+    assert answer["error"] == ["invalid_request"]
+    assert answer["error_description"] == ["state is required."]
+
+
+def test_the_one_line_from_the_docs_makes_the_example_provider_reach_sign_in(service, ts_sdk):
+    url = example_provider_authorize_url(service, ts_sdk, "with-state")
+    assert len(parse_qs(urlsplit(url).query)["state"][0]) == 36
+    status, location = authorize_answer(url)
+    assert status == 302 and urlsplit(location).path == "/login", location

@@ -18,6 +18,7 @@ from apps.credentials.cache import LAST_USED_GRANULARITY
 from apps.credentials.scopes import SCOPES
 from apps.safeguards.public import rules_set
 
+from .connections.selectors import scopes_held
 from .models import (
     TRANSACTION_LIFETIME,
     Application,
@@ -82,6 +83,8 @@ def transaction_decide(
     """
     now = timezone.now()
     granted = list(txn.scopes) if scopes is None else [s for s in txn.scopes if s in scopes]
+    # Read before the new grant exists: what the app held decides which email the owner gets.
+    held = scopes_held(user=txn.user_id, application=txn.application, resource=txn.resource, now=now)
     with transaction.atomic():
         won = ConsentTransaction.objects.filter(pk=txn.pk, decided_at__isnull=True).update(
             decided_at=now, decision=decision
@@ -116,7 +119,7 @@ def transaction_decide(
             data=data,
             at=now,
         )
-        transaction.on_commit(lambda: connection_email_send(txn=txn, scopes=granted, when=now))
+        transaction.on_commit(lambda: connection_email_send(txn=txn, scopes=granted, held=held, when=now))
     return redirect_with(txn.redirect_uri, {"code": code, "state": txn.state, "iss": issuer()})
 
 
@@ -155,25 +158,37 @@ def api_version_in_force() -> str:
     return import_string(settings.API_VERSION_IN_FORCE)()
 
 
-def connection_email_send(*, txn: ConsentTransaction, scopes: list[str], when) -> None:
+def connection_email_send(*, txn: ConsentTransaction, scopes: list[str], held: set[str], when) -> None:
+    """Tell the owner what was just allowed. An app that already held scopes on this account
+    is no new app: a step-up says what it was given on top, a reconnection says so."""
     user = txn.user
+    name = txn.application.name or txn.application.client_id
+    added = [s for s in scopes if s not in held]
     context = {
         "user": user,
-        "client_name": txn.application.name or txn.application.client_id,
+        "client_name": name,
         "registration": txn.application.registration_kind,
         "scopes": [SCOPES[s] for s in scopes if s in SCOPES],
+        "added": [SCOPES[s] for s in added if s in SCOPES],
+        "kept": [SCOPES[s] for s in scopes if s in held and s in SCOPES],
         "when": when,
         "app_url": settings.APP_URL,
     }
+    if not held:
+        subject, template = f"New app connected to your account: {name}", "oauth/email/new_connection.txt"
+    elif added:
+        subject, template = f"{name} was given more access to your account", "oauth/email/more_access.txt"
+    else:
+        subject, template = f"{name} was connected to your account again", "oauth/email/connected_again.txt"
     try:
         send_mail(
-            subject=f"New app connected to your account: {context['client_name']}",
-            message=render_to_string("oauth/email/new_connection.txt", context),
+            subject=subject,
+            message=render_to_string(template, context),
             from_email=None,
             recipient_list=[user.email],
         )
     except Exception:  # the connection stands even if the mail server is down
-        log.exception("could not send the new-connection email for %s", txn.pk)
+        log.exception("could not send the connection email for %s", txn.pk)
 
 
 def application_mark_used(*, application: Application, now) -> None:

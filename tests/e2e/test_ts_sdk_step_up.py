@@ -9,14 +9,19 @@ consent page to ``rates:read calls:read``. The assistant then calls ``svc_get_ba
 - ``@modelcontextprotocol/client`` 2.x (the SDK's current line) re-authorizes with the
   union of what it holds and what the challenge names; the person sees the step-up page
   (the new scope first, marked new, ticked), allows with one click, and the tool answers.
-- ``@modelcontextprotocol/sdk`` 1.x refreshes instead (a refresh can never widen a grant,
-  docs/spec.md 2.3), gets the same 403 and gives up with "Server returned 403 after trying
-  upscoping"; the person is never asked. /docs/mcp says so.
+- ``@modelcontextprotocol/sdk`` 1.x refreshes instead, sending no ``scope`` (a refresh can
+  never widen a grant, docs/spec.md 2.3, so the server answers it as the ordinary refresh it
+  is), gets the same 403 and gives up with "Server returned 403 after trying upscoping"; the
+  person is never asked. /docs/mcp says so, with the workaround a 1.x assistant applies:
+  forget the tokens and authorize for what it held plus what the challenge named. With it,
+  the person sees the same step-up page as with 2.x and the tool answers.
 
 Both SDKs are installed from npm by this module into a cache directory of its own (pinned
-in tests/e2e/ts/package.json); only a missing ``npm`` skips it.
+in tests/e2e/ts/package.json); only a missing ``npm`` skips it. Each run's assistant script
+sits in a directory of its own next to that cache, so runs never overwrite each other's.
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,7 +29,10 @@ import queue
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -48,25 +56,43 @@ def sdk_directory() -> Path:
     return base / "e2e-ts-sdk" / hashlib.sha256(manifest).hexdigest()[:16]
 
 
+def install(npm: str, directory: Path) -> None:
+    """The pinned SDKs into ``directory``, whole or not at all: installed beside it, then moved
+    into place, so a run that sees the directory never sees half an install."""
+    if (directory / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").exists():
+        return
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(dir=directory.parent, prefix="installing-"))
+    try:
+        shutil.copy(HERE / "package.json", scratch / "package.json")
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"],
+            cwd=scratch,
+            check=True,
+            timeout=600,
+        )
+        # Another run may have finished first: its install is the same pinned one.
+        with contextlib.suppress(OSError):
+            scratch.rename(directory)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def ts_sdk() -> Path:
+def ts_sdk(tmp_path_factory) -> Path:
     npm, node = shutil.which("npm"), shutil.which("node")
     if npm is None or node is None:
         pytest.skip("npm is not installed")
     directory = sdk_directory()
-    installed = directory / "node_modules" / "@modelcontextprotocol" / "client" / "package.json"
-    if not installed.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        shutil.copy(HERE / "package.json", directory / "package.json")
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"],
-            cwd=directory,
-            check=True,
-            timeout=600,
-        )
-    # Next to its node_modules: ES modules resolve packages from the script's own directory.
-    shutil.copy(HERE / "step_up.mjs", directory / "step_up.mjs")
-    return directory
+    install(npm, directory)
+    # ES modules resolve packages from the script's own directory: this run's copy of the
+    # script gets a node_modules that points at the cache's.
+    own = tmp_path_factory.mktemp("ts-assistant")
+    (own / "node_modules").symlink_to(directory / "node_modules", target_is_directory=True)
+    shutil.copy(HERE / "package.json", own / "package.json")
+    for script in HERE.glob("*.mjs"):
+        shutil.copy(script, own / script.name)
+    return own
 
 
 class AssistantProcess:
@@ -216,3 +242,73 @@ def test_the_1x_sdk_refreshes_instead_and_gives_up(service, ts_sdk):
     assert "Server returned 403 after trying upscoping" in error["message"]
     # It refreshed once (the same narrowed grant) before giving up.
     assert [e["scope"] for e in assistant.events if e["event"] == "tokens"] == ["rates:read calls:read"] * 2
+
+
+def test_a_1x_assistant_with_the_documented_workaround_steps_up_and_the_tool_answers(service, ts_sdk):
+    """/docs/mcp's workaround for 1.x: on the SDK's 403, forget the tokens and authorize for
+    what was held plus what the challenge named. The person sees the step-up page 2.x shows."""
+    assistant, pages = run_assistant(service, ts_sdk, "v1-reauthorize")
+
+    _, step_up = pages  # the first connection, then exactly one step-up page
+    authorizations = [e["url"] for e in assistant.events if e["event"] == "authorize"]
+    assert requested_scopes(authorizations[1]) == ["rates:read", "calls:read", "credits:read"]
+    assert [e["scope"] for e in assistant.events if e["event"] == "tokens"] == [
+        "rates:read calls:read",  # the narrowed grant
+        "rates:read calls:read",  # 1.x's own refresh: the server never widens a grant on refresh
+        "rates:read calls:read credits:read",  # after the person allowed the step-up
+    ]
+    assert step_up["heading"] == "TypeScript Assistant asks for more access"
+    assert step_up["order"] == ["credits:read", "rates:read", "calls:read"]
+    assert step_up["new"] == ["credits:read"]
+    assert step_up["ticked"] == ["credits:read", "rates:read", "calls:read"]
+    result = assistant.events[-1]
+    assert result["event"] == "result", assistant.events
+    assert result["isError"] is False
+    assert result["structured"]["spoken"].startswith("Your balance is")
+
+
+def authorize_answer(url: str) -> tuple[int, str]:
+    """Where the server sends a browser (not signed in) that opens ``url``: status and Location."""
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(Stay).open(url, timeout=STEP) as response:
+            return response.status, response.headers.get("Location", "")
+    except urllib.error.HTTPError as answer:
+        return answer.code, answer.headers.get("Location", "")
+
+
+def example_provider_authorize_url(service, ts_sdk, variant: str) -> str:
+    redirect_uri = "http://127.0.0.1:9/callback"  # never reached: only where the server would send the browser
+    done = subprocess.run(
+        [shutil.which("node"), str(ts_sdk / "example_provider.mjs"), variant, f"{service.url}/mcp", redirect_uri],
+        cwd=ts_sdk,
+        capture_output=True,
+        text=True,
+        timeout=STEP,
+    )
+    event = json.loads(done.stdout.strip().splitlines()[-1])
+    assert event["event"] == "authorize", (done.stdout, done.stderr)
+    return event["url"]
+
+
+def test_the_sdk_example_provider_sends_no_state_and_is_sent_back_before_sign_in(service, ts_sdk):
+    """/docs/mcp and the README: the SDK's example provider has no state(); the authorization
+    request is refused before anyone signs in."""
+    url = example_provider_authorize_url(service, ts_sdk, "as-shipped")
+    assert "state" not in parse_qs(urlsplit(url).query)
+    status, location = authorize_answer(url)
+    assert status == 302 and location.startswith("http://127.0.0.1:9/callback?"), location
+    answer = parse_qs(urlsplit(location).query)
+    assert answer["error"] == ["invalid_request"]
+    assert answer["error_description"] == ["state is required."]
+
+
+def test_the_one_line_from_the_docs_makes_the_example_provider_reach_sign_in(service, ts_sdk):
+    url = example_provider_authorize_url(service, ts_sdk, "with-state")
+    assert len(parse_qs(urlsplit(url).query)["state"][0]) == 36
+    status, location = authorize_answer(url)
+    assert status == 302 and urlsplit(location).path == "/login", location

@@ -3,7 +3,7 @@ Chromium driven by Playwright: the document is never wider than the viewport, ev
 visible control lies on screen, and each action is done by clicking it.
 
 Pages: sign-in, password reset (form, sent, link, invalid link, complete), the error
-page, home, API keys, connected apps, activity, sharing, password change (form, done),
+page, home, API keys, connected apps, activity, sharing, webhooks, password change (form, done),
 consent.
 """
 
@@ -102,7 +102,7 @@ def test_signed_in_pages_fit(service, width):
         assert "$23.63" in visible_text(page)
         assert_fits(page, "billing")
 
-        for path in ("/settings/sharing", "/settings/password"):
+        for path in ("/settings/sharing", "/settings/webhooks", "/settings/password"):
             page.goto(f"{service}{path}")
             assert_fits(page, path)
 

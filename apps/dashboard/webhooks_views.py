@@ -6,6 +6,7 @@ Every id in a path is looked up within the signed-in account: another account's 
 delivery is a 404, the same as one that never existed.
 """
 
+import json
 from datetime import UTC, datetime, timedelta
 
 from django.contrib import messages
@@ -185,11 +186,17 @@ def resend_form(request, endpoint_id: str):
 def delivery_page(request, delivery_id: str):
     """One attempt: what was sent (the exact body), what came back, and the Redeliver button."""
     delivery = _delivery_or_404(request, delivery_id)
-    endpoint = delivery.endpoint
+    body = webhooks.delivery_body(delivery)
     return render(
         request,
         "settings/webhook_delivery.html",
-        {"delivery": delivery, "endpoint": endpoint, "body": webhooks.delivery_body(delivery)},
+        {
+            "delivery": delivery,
+            "endpoint": delivery.endpoint,
+            "body": body,
+            # The same JSON indented, beside the exact bytes: what a person reads, not what was signed.
+            "formatted": json.dumps(json.loads(body), indent=2, ensure_ascii=False),
+        },
     )
 
 

@@ -99,9 +99,9 @@ class TestList:
         )
         endpoint_create(principal=as_app, data={"url": "https://hooks.example.com/app", "enabled_events": ["*"]})
 
-        html = page(browser, "/settings/webhooks")
+        html = page(browser, "/settings/webhooks").replace("<wbr>", "")  # a URL's line-break points
         live_part, test_part = html.split('data-mode="test"')
-        assert "live-hook" in live_part and "/<wbr>app" in live_part and "test-hook" not in live_part
+        assert "live-hook" in live_part and "/app" in live_part and "test-hook" not in live_part
         assert "test-hook" in test_part and "live-hook" not in test_part
         assert f"API key \u201c{live_key.name}\u201d" in live_part
         assert "Connected app \u201cPocket Assistant\u201d" in live_part

@@ -1,9 +1,11 @@
-"""``{{ endpoint.url|breakable }}``: a long URL or event name that may wrap only at its joints.
+"""``{{ endpoint.url|breakable }}``, ``{{ type|breakable:"." }}``: a long URL or event name that may
+wrap only at its joints.
 
 A URL has no spaces, so a narrow screen would otherwise break it at any letter (or not at
-all, and widen the page). A ``<wbr>`` after each separator (``/ . ? & = _ #``) offers the
+all, and widen the page). A ``<wbr>`` after each separator (``/ . ? & = _ # -``) offers the
 places a reader expects instead; a piece too long for the line on its own still breaks
-(the page's ``overflow-wrap``), as the last resort.
+(the page's ``overflow-wrap: break-word``, which never narrows a column below its pieces), as the
+last resort.
 """
 
 import re
@@ -14,10 +16,13 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
-_JOINT = re.compile(r"(?<=[/.?&=_#])(?![/.?&=_#])")
+URL_JOINTS = "/.?&=_#-"
 
 
 @register.filter
-def breakable(value) -> str:
+def breakable(value, joints: str = URL_JOINTS) -> str:
+    """``joints``: the characters a line may break after; an event name's is ``"."`` alone
+    (``call.<wbr>ringing_you``), since a break inside ``ringing_you`` reads as two words."""
+    joint = re.compile(f"(?<=[{re.escape(joints)}])(?![{re.escape(joints)}])")
     # Split before escaping: an entity's own "&" or "#" is not a joint.
-    return mark_safe("<wbr>".join(escape(piece) for piece in _JOINT.split(str(value))))  # noqa: S308  each piece escaped
+    return mark_safe("<wbr>".join(escape(piece) for piece in joint.split(str(value))))  # noqa: S308  each piece escaped

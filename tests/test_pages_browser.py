@@ -136,7 +136,7 @@ def test_the_header_wraps_instead_of_overflowing(service, width):
         sign_in(page, service, account.email)
         assert_fits(page, "home with a long email")
         links = page.locator("header nav a")
-        assert links.count() == 7  # home, API keys, billing, connected apps, sharing, activity, password
+        assert links.count() == 8  # home, API keys, billing, connected apps, webhooks, sharing, activity, password
         for n in range(links.count()):
             assert links.nth(n).is_visible()
         page.click("header nav a:has-text('Activity')")

@@ -38,18 +38,20 @@ def _owners(user, endpoints) -> dict[str, str]:
     """Who aims each endpoint, by endpoint id: the API key's or the app's name as the user knows it."""
     key_ids = {e.owner_credential_id for e in endpoints if e.owner_kind == "api_key"}
     keys = dict(apikey_list(user=user).filter(pk__in=key_ids).values_list("pk", "name")) if key_ids else {}
-    apps: dict[str, str] = {}
+    app_names: dict[str, str] = {}
     named = {}
     for endpoint in endpoints:
         credential = endpoint.owner_credential_id
         if endpoint.owner_kind == "api_key":
             named[endpoint.pk] = (
-                f"API key \u201c{keys[credential]}\u201d" if credential in keys else "A deleted API key"
+                f"API key \u201c{keys[credential]}\u201d"
+                if credential in keys
+                else "An API key no longer on the account"
             )
         else:
-            if credential not in apps:
-                apps[credential] = app_name_of(credential) or credential
-            named[endpoint.pk] = f"Connected app \u201c{apps[credential]}\u201d"
+            if credential not in app_names:
+                app_names[credential] = app_name_of(credential) or credential
+            named[endpoint.pk] = f"Connected app \u201c{app_names[credential]}\u201d"
     return named
 
 

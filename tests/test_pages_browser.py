@@ -3,7 +3,7 @@ Chromium driven by Playwright: the document is never wider than the viewport, ev
 visible control lies on screen, and each action is done by clicking it.
 
 Pages: sign-in, password reset (form, sent, link, invalid link, complete), the error
-page, home, API keys, connected apps, activity, sharing, password change (form, done),
+page, home, API keys, connected apps, activity, sharing, webhooks, password change (form, done),
 consent.
 """
 
@@ -102,7 +102,7 @@ def test_signed_in_pages_fit(service, width):
         assert "$23.63" in visible_text(page)
         assert_fits(page, "billing")
 
-        for path in ("/settings/sharing", "/settings/password"):
+        for path in ("/settings/sharing", "/settings/webhooks", "/settings/password"):
             page.goto(f"{service}{path}")
             assert_fits(page, path)
 
@@ -136,7 +136,7 @@ def test_the_header_wraps_instead_of_overflowing(service, width):
         sign_in(page, service, account.email)
         assert_fits(page, "home with a long email")
         links = page.locator("header nav a")
-        assert links.count() == 7  # home, API keys, billing, connected apps, sharing, activity, password
+        assert links.count() == 8  # home, API keys, billing, connected apps, webhooks, sharing, activity, password
         for n in range(links.count()):
             assert links.nth(n).is_visible()
         page.click("header nav a:has-text('Activity')")

@@ -443,7 +443,14 @@ def _duration(seconds: float) -> str:
 
 def webhook_facts() -> dict:
     """The event types and the retry schedule of /docs/webhooks, from the webhooks app's tables."""
-    from apps.webhooks.public import EVENT_TYPES, FAILING_AFTER, JITTER, RETRY_DELAYS, TEST_MODE_RETRY_DELAYS
+    from apps.webhooks.public import (
+        EVENT_TYPES,
+        FAILING_AFTER,
+        JITTER,
+        RESEND_LIMIT,
+        RETRY_DELAYS,
+        TEST_MODE_RETRY_DELAYS,
+    )
 
     return {
         "event_types": list(EVENT_TYPES.values()),
@@ -455,6 +462,7 @@ def webhook_facts() -> dict:
         "timeout_seconds": settings.WEBHOOK_TIMEOUT_SECONDS,
         "retention_days": settings.WEBHOOK_EVENT_RETENTION_DAYS,
         "loopback_allowed": settings.WEBHOOK_ALLOW_LOOPBACK,
+        "resend_limit": RESEND_LIMIT,
     }
 
 

@@ -15,7 +15,8 @@ endpoint; an endpoint whose attempts have all failed for 5 days is disabled
 
 import logging
 import random
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
 
@@ -55,6 +56,7 @@ class Outcome:
     error: str = ""
     retry_after: float | None = None
     skipped: bool = False
+    duration_ms: int | None = None
 
     @property
     def succeeded(self) -> bool:
@@ -160,7 +162,9 @@ def deliver(delivery_id: str, *, now=None) -> Outcome | None:
     at = now or timezone.now()
     outcome = _recheck(endpoint, event)
     if outcome is None:
+        started = time.monotonic()
         outcome = send(endpoint, event, now=at)
+        outcome = replace(outcome, duration_ms=round((time.monotonic() - started) * 1000))
     record(delivery.pk, outcome, now=now or timezone.now())
     return outcome
 
@@ -193,6 +197,7 @@ def record(delivery_id: str, outcome: Outcome, *, now) -> None:
         if endpoint is None:
             return
         delivery.response_status = outcome.status
+        delivery.duration_ms = outcome.duration_ms
         delivery.error = outcome.error[:500]
         delivery.finished_at = now
         if outcome.skipped:
@@ -204,7 +209,9 @@ def record(delivery_id: str, outcome: Outcome, *, now) -> None:
         else:
             delivery.status = DeliveryStatus.FAILED
             _after_failure(delivery, endpoint, outcome, now=now)
-        delivery.save(update_fields=["status", "response_status", "error", "finished_at", "next_attempt_at"])
+        delivery.save(
+            update_fields=["status", "response_status", "duration_ms", "error", "finished_at", "next_attempt_at"]
+        )
 
 
 def _after_failure(delivery: Delivery, endpoint: WebhookEndpoint, outcome: Outcome, *, now) -> None:

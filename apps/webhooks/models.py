@@ -114,6 +114,8 @@ class Delivery(models.Model):
     status = models.CharField(max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
     scheduled_at = models.DateTimeField(default=timezone.now)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How long the receiver took to answer (or to fail to); None until sent, and for a skipped attempt.
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
     error = models.CharField(max_length=500, blank=True, default="")
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -9,10 +9,13 @@ from django.utils import timezone
 
 from . import events as types
 from .models import Delivery, Event, WebhookEndpoint
+from .serializers import event_payload
+from .signing import body_of
 
 # A malformed id (another prefix, a stray byte) never reaches the database.
 _ENDPOINT_ID = re.compile(r"we_[0-9A-Za-z]{1,64}")
 _EVENT_ID = re.compile(r"ev_[0-9A-Za-z]{1,64}")
+_DELIVERY_ID = re.compile(r"dlv_[0-9A-Za-z]{1,64}")
 
 
 def endpoints_of(*, user_id, livemode: bool) -> QuerySet[WebhookEndpoint]:
@@ -86,3 +89,44 @@ def delivery_list(*, endpoint: WebhookEndpoint, status: str | None = None) -> Qu
     if status is not None:
         rows = rows.filter(status=status)
     return rows
+
+
+# The signed-in account's own pages (apps/dashboard) read both modes at once: the account, not a
+# credential, is the caller, so each read here filters by the account alone.
+
+
+def endpoint_list_for_account(*, user_id) -> list[WebhookEndpoint]:
+    """Every endpoint of the account, live mode first, newest first within a mode."""
+    return list(WebhookEndpoint.objects.filter(user_id=user_id).order_by("-livemode", "-created", "-id"))
+
+
+def endpoint_get_for_account(*, user_id, endpoint_id) -> WebhookEndpoint | None:
+    if not isinstance(endpoint_id, str) or not _ENDPOINT_ID.fullmatch(endpoint_id):
+        return None
+    return WebhookEndpoint.objects.filter(user_id=user_id, pk=endpoint_id).first()
+
+
+def delivery_get_for_account(*, user_id, delivery_id) -> Delivery | None:
+    if not isinstance(delivery_id, str) or not _DELIVERY_ID.fullmatch(delivery_id):
+        return None
+    return (
+        Delivery.objects.select_related("endpoint", "event").filter(endpoint__user_id=user_id, pk=delivery_id).first()
+    )
+
+
+def delivery_list_recent(*, endpoint: WebhookEndpoint, limit: int) -> list[Delivery]:
+    """The endpoint's latest attempts, newest first (scheduled retries included)."""
+    return list(delivery_list(endpoint=endpoint).order_by("-created", "-id")[:limit])
+
+
+def endpoint_state(endpoint: WebhookEndpoint) -> str:
+    """``enabled``, ``disabled``, or ``failing``: enabled, and every attempt since ``failing_since`` failed."""
+    if not endpoint.enabled:
+        return "disabled"
+    return "failing" if endpoint.failing_since is not None else "enabled"
+
+
+def delivery_body(delivery: Delivery) -> str:
+    """The request body every attempt of the delivery's event sends, byte for byte (the event is
+    stored once and encoded the same way at each attempt)."""
+    return body_of(event_payload(delivery.event)).decode()

@@ -9,7 +9,7 @@ from tests.browser import launch_chromium, require_browser
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = (375, 1280)
-PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/security", "/api")
+PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/calls", "/webhooks", "/security", "/api")
 
 LAYOUT = """() => {
   const width = window.innerWidth;

@@ -57,7 +57,7 @@ run: install .secret_key
 # TEST=1 for a test-mode key (sk_test_...: the simulator, test-mode data, webhooks to a local receiver).
 apikey: install .secret_key
 	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)") \
-		$(if $(filter-out 0,$(TEST)),--test) --choose-with "make apikey $(if $(filter-out 0,$(TEST)),TEST=1 )SCOPES="
+		$(if $(filter-out 0,$(TEST)),--test --choose-with "make apikey TEST=1 SCOPES=",--choose-with "make apikey SCOPES=")
 
 # The suite runs in one process per core (pytest-xdist; TEST_WORKERS=1 for one process): the
 # browser tests share one worker and the end-to-end tests another (tests/conftest.py), so each

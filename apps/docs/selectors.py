@@ -508,6 +508,7 @@ def simulator_facts() -> dict:
         "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
         "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
         "code_sender": readable(simulator.CODE_SENDER),
+        "your_number_to_try": simulator.YOUR_NUMBERS[0].number,
         "limits": call_limits(),
         # Which carrier places this service's live-mode calls (test mode is always the simulator).
         "live_on_twilio": settings.TELEPHONY_CARRIER == "twilio",

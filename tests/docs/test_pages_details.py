@@ -79,3 +79,11 @@ def test_event_types_may_wrap_only_after_a_dot_or_an_underscore(client, docs_her
     html = page(client, "/docs/webhooks")
     for name in EVENT_TYPES:
         assert f"<code>{name.replace('_', '_<wbr>').replace('.', '.<wbr>')}</code>" in html, name
+
+
+def test_the_calls_page_says_how_to_try_the_numbers_for_your_own_phone(client, docs_here):
+    from apps.telephony import simulator
+
+    words = text(page(client, "/docs/calls"))
+    command = f"manage.py sim_caller_id --email you@example.com --number {simulator.YOUR_NUMBERS[0].number} --test"
+    assert command in words and "manage.py sim_sms" in words

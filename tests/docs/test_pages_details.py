@@ -6,9 +6,17 @@ import re
 
 import pytest
 
-from tests.docs.test_pages import page, text
-
 pytestmark = pytest.mark.django_db
+
+
+def page(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return response.content.decode()
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 def test_the_calls_page_gives_the_spend_limits_in_force(client, docs_here, settings):

@@ -7,7 +7,7 @@ import pytest
 
 from tests.browser import launch_chromium, require_browser
 from tests.browser_pages import LAYOUT, WIDTHS
-from tests.docs.test_docs_browser import LAYOUT as DOCS_LAYOUT
+from tests.support.docs import LAYOUT as DOCS_LAYOUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -29,7 +29,14 @@ install: $(STAMP)
 .secret_key:
 	$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))' > .secret_key
 
+# The settings make run serves with, for the README's `manage.py` commands in another terminal: manage.py
+# reads this git-ignored file when the environment sets neither DEBUG nor SECRET_KEY (config/run_env.py).
+RUN_ENV_FILE := .make-run.env
+
 run: install .secret_key
+	@umask 077 && printf '%s\n' "# Written by make run; read by manage.py (config/run_env.py). Never for a deployment." \
+		"DEBUG=1" "SECRET_KEY=$$(cat .secret_key)" "PORT=$(PORT)" "BASE_URL=$(BASE_URL)" \
+		$(if $(DATABASE_URL),"DATABASE_URL=$(DATABASE_URL)") $(if $(REDIS_URL),"REDIS_URL=$(REDIS_URL)") > $(RUN_ENV_FILE)
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py createuser --email $(DEMO_EMAIL) --display-name "Demo User" \
 		--password $(DEMO_PASSWORD) --if-missing
@@ -41,15 +48,16 @@ run: install .secret_key
 	@echo "  MCP server   $(BASE_URL)/mcp  (this URL is what you give an assistant; how: $(DOCS_URL)/mcp)"
 	@echo "  REST API     $(BASE_URL)/v1  (reference: $(DOCS_URL)/api)"
 	@echo "  Docs         $(DOCS_URL)"
-	@echo "  API key      make apikey  (a read-only key for the demo account, printed once)"
+	@echo "  API key      make apikey  (a read-only key for the demo account, printed once; TEST=1: a test-mode key)"
 	@echo "  Worker       runs beside the server (durable work: manage.py run_worker); Ctrl-C stops both"
 	@echo ""
 	$(RUN_ENV) $(PY) scripts/run_together.py -- $(PY) manage.py runserver 127.0.0.1:$(PORT) -- $(PY) manage.py run_worker
 
-# A personal API key for the demo account on stdout (KEY=$$(make -s apikey)); SCOPES="a b" to choose.
+# A personal API key for the demo account on stdout (KEY=$$(make -s apikey)); SCOPES="a b" to choose;
+# TEST=1 for a test-mode key (sk_test_...: the simulator, test-mode data, webhooks to a local receiver).
 apikey: install .secret_key
 	@$(RUN_ENV) $(PY) manage.py createapikey --email $(DEMO_EMAIL) $(if $(SCOPES),--scopes "$(SCOPES)") \
-		--choose-with "make apikey SCOPES="
+		$(if $(filter-out 0,$(TEST)),--test --choose-with "make apikey TEST=1 SCOPES=",--choose-with "make apikey SCOPES=")
 
 # The suite runs in one process per core (pytest-xdist; TEST_WORKERS=1 for one process): the
 # browser tests share one worker and the end-to-end tests another (tests/conftest.py), so each

@@ -1,9 +1,14 @@
 #!/usr/bin/env python
 import os
 import sys
+from pathlib import Path
 
 
 def main():
+    from config import run_env
+
+    # In a checkout where `make run` ran: its settings, for whatever the environment leaves unsaid.
+    run_env.load(Path(__file__).resolve().parent / run_env.FILE_NAME)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from apps.core import statements
 

@@ -10,6 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_manage(*args, **env):
     clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "BASE_URL", "APP_URL"}}
+    # DEBUG given, empty: manage.py then never reads the settings `make run` left (config/run_env.py).
+    clean["DEBUG"] = ""
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120

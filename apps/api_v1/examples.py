@@ -10,6 +10,7 @@ the operation's security names.
 """
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +32,9 @@ class Example:
 
 
 _EXAMPLES: dict[str, Example] = {}
+
+# A fresh Idempotency-Key in a shell sample.
+IDEMPOTENCY_KEY_COMMAND = "python3 -c 'import uuid; print(uuid.uuid4())'"
 
 
 def response_example(
@@ -56,11 +60,16 @@ def _quoted(text: str) -> str:
 
 
 def _curl(path: str, method: str, operation: dict, example: Example, answer: dict) -> str:
-    # A path parameter takes the example's own id, so the sample and the answer agree.
+    # A path parameter takes the example's own id, so the sample and the answer agree; when that id is
+    # not the parameter's kind (a call's transcript), the answer's field of that name (``call``).
     for parameter in operation.get("parameters", []):
         if parameter.get("in") == "path":
             name = parameter["name"]
-            path = path.replace("{" + name + "}", str(example.path.get(name) or answer.get("id", name)))
+            value = example.path.get(name) or answer.get("id", name)
+            pattern = parameter.get("schema", {}).get("pattern")
+            if pattern and not re.search(pattern, str(value)) and name.endswith("_id"):
+                value = answer.get(name.removesuffix("_id"), value)
+            path = path.replace("{" + name + "}", str(value))
     lines = [f"curl {'-G ' if method == 'get' and example.query else ''}{settings.BASE_URL}{path}"]
     if method != "get":
         lines[0] = f"curl -X {method.upper()} {settings.BASE_URL}{path}"
@@ -73,7 +82,8 @@ def _curl(path: str, method: str, operation: dict, example: Example, answer: dic
     elif schemes:
         lines.append('-H "Authorization: Bearer $KEY"')
     if method == "post":
-        lines.append('-H "Idempotency-Key: $(uuidgen)"')
+        # python3 rather than uuidgen, which Debian and many containers lack.
+        lines.append(f'-H "Idempotency-Key: $({IDEMPOTENCY_KEY_COMMAND})"')
     for name, value in example.query.items():
         lines.append(f"--data-urlencode {_quoted(f'{name}={value}')}")
     if example.body is not None:

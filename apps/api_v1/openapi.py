@@ -111,6 +111,7 @@ def postprocess(result, generator, request, public):
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     add_oauth2_scheme(result)
+    order_tags(result)
     lists = list_operations(generator)
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
@@ -142,6 +143,32 @@ def postprocess(result, generator, request, public):
                     },
                 )
     return result
+
+
+# The reference's sections in the order a newcomer reads them: who am I, what a call costs, then the
+# resources; the dashboard's own endpoints (a browser session, not a key) and the test helpers come last.
+TAGS_FIRST = ("me", "Rates", "Balance", "Calls", "Numbers", "Contacts", "Messages", "Webhook endpoints", "Events")
+TAGS_LAST = ("Test helpers", "API keys (dashboard session)")
+
+
+def order_tags(result) -> None:
+    """The document's ``tags``, which Redoc follows for its sections: every tag an operation uses, once."""
+    used = {
+        tag
+        for operations in result.get("paths", {}).values()
+        for operation in operations.values()
+        if isinstance(operation, dict)
+        for tag in operation.get("tags", [])
+    }
+
+    def rank(tag: str) -> tuple[int, int, str]:
+        if tag in TAGS_FIRST:
+            return (0, TAGS_FIRST.index(tag), tag)
+        if tag in TAGS_LAST:
+            return (2, TAGS_LAST.index(tag), tag)
+        return (1, 0, tag)
+
+    result["tags"] = [{"name": tag} for tag in sorted(used, key=rank)]
 
 
 def bearer_scope(operation: dict) -> str | None:

@@ -402,6 +402,22 @@ def oauth_lockouts(known: dict | None = None) -> list[LimitRow]:
 # --- other pages -------------------------------------------------------------------------------
 
 
+def contact_unset_on_local_address() -> str | None:
+    """The host of BASE_URL when no SECURITY_CONTACT is set and that host is an IP address or localhost: the
+    derived security@<host> reaches nobody there. None otherwise."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    if getattr(settings, "SECURITY_CONTACT", ""):
+        return None
+    host = urlsplit(settings.BASE_URL).hostname or ""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host if host == "localhost" or host.endswith(".localhost") else None
+    return host
+
+
 def security_contact() -> str:
     """The Contact line of /.well-known/security.txt, from the function that writes the file."""
     for line in security_txt().splitlines():
@@ -466,6 +482,25 @@ def webhook_facts() -> dict:
     }
 
 
+def call_limits() -> dict:
+    """The spend limits and velocity checks of callback calls, from the settings apps/calls/limits.py enforces."""
+    from decimal import Decimal
+
+    from apps.core.money import display, to_minor
+
+    currency = settings.SERVICE_CURRENCY
+
+    def amount(setting: str) -> str:
+        return display(to_minor(Decimal(setting), currency), currency)
+
+    return {
+        "account_daily": amount(settings.CALL_SPEND_LIMIT_DAILY),
+        "credential_daily": amount(settings.CALL_SPEND_LIMIT_CREDENTIAL_DAILY),
+        "calls_per_number_hourly": settings.CALLS_PER_NUMBER_HOURLY,
+        "destinations_daily": settings.CALL_DESTINATIONS_DAILY,
+    }
+
+
 def simulator_facts() -> dict:
     """The simulator's magic numbers for /docs/calls, from the very table it plays (apps/telephony/simulator.py)."""
     from apps.core.phones import readable
@@ -481,6 +516,8 @@ def simulator_facts() -> dict:
         "transcription_seconds": simulator.TRANSCRIPTION_SECONDS,
         "transcription_fails_to": readable(simulator.TRANSCRIPTION_FAILS_TO),
         "code_sender": readable(simulator.CODE_SENDER),
+        "your_number_to_try": simulator.YOUR_NUMBERS[0].number,
+        "limits": call_limits(),
         # Which carrier places this service's live-mode calls (test mode is always the simulator).
         "live_on_twilio": settings.TELEPHONY_CARRIER == "twilio",
     }

@@ -144,7 +144,15 @@ def versions(request):
 
 @require_safe
 def security(request):
-    return _page(request, "security.html", "docs-security", contact=selectors.security_contact())
+    local_host = selectors.contact_unset_on_local_address()
+    return _page(
+        request,
+        "security.html",
+        "docs-security",
+        contact=selectors.security_contact(),
+        contact_unset_on_local_address=local_host is not None,
+        local_host=local_host,
+    )
 
 
 @functools.cache

@@ -54,7 +54,7 @@ def parse(url, *, livemode: bool) -> SplitResult:
         raise _refuse("url has an invalid port.")
     if parts.scheme == "http":
         if livemode:
-            raise _refuse("url must use https in live mode.")
+            raise _refuse(f"url must use https in live mode.{_test_mode_hint()}")
         if not loopback_allowed():
             raise _refuse(
                 "url must use https: this service sends no webhooks to loopback addresses. To receive them on your "
@@ -63,6 +63,16 @@ def parse(url, *, livemode: bool) -> SplitResult:
         if not _names_loopback(parts.hostname):
             raise _refuse("In test mode, http is taken only for a loopback host (127.0.0.1, ::1, localhost).")
     return parts
+
+
+def _test_mode_hint() -> str:
+    """For a live credential's refused URL: where a receiver on the developer's own machine is taken."""
+    if not loopback_allowed():
+        return ""
+    return (
+        " A receiver on your own machine (http://127.0.0.1:PORT/...) takes a test-mode key (sk_test_...) on this "
+        'server; see /docs/webhooks, "Testing locally".'
+    )
 
 
 def _names_loopback(hostname: str) -> bool:
@@ -85,7 +95,8 @@ def validate(url, *, livemode: bool) -> str:
     try:
         egress.resolve_checked(parts.hostname, port, deadline=time.monotonic() + LOOKUP_SECONDS, **options)
     except egress.AddressRefused as exc:
-        raise _refuse(f"url {exc}; webhooks are sent to public addresses only.") from None
+        hint = _test_mode_hint() if livemode else ""
+        raise _refuse(f"url {exc}; webhooks are sent to public addresses only.{hint}") from None
     except egress.EgressError:
         pass  # not resolvable now: checked again at every delivery attempt
     return url

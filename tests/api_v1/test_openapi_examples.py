@@ -6,6 +6,7 @@ object it shows has the fields the live endpoint gives for a seeded account's ro
 """
 
 import copy
+import re
 
 import jsonschema
 import pytest
@@ -77,6 +78,47 @@ def test_every_operation_has_a_curl_sample_redoc_shows(document):
             assert f"/{example['id']}" in source, source
         if operation.get("security") and any("bearer" in s for s in operation["security"]):
             assert "Authorization: Bearer $KEY" in source
+
+
+def test_each_sample_fills_its_path_with_an_id_of_the_parameters_kind(document):
+    """A call's action names a call id (call_...), never the id of what it answers with (trs_...)."""
+    checked = 0
+    for path, method, operation in operations(document):
+        source = operation["x-codeSamples"][0]["source"]
+        url = source.split("\n", 1)[0].split("http://testserver", 1)[1].split()[0]
+        for template, given in zip(path.split("/"), url.split("/"), strict=True):
+            if template.startswith("{"):
+                name = template.strip("{}")
+                parameter = next(p for p in operation["parameters"] if p["in"] == "path" and p["name"] == name)
+                pattern = parameter["schema"].get("pattern")
+                if pattern:
+                    assert re.search(pattern, given), f"{method.upper()} {path}: {name}={given}"
+                    checked += 1
+    assert checked >= 15
+    transcript = document["paths"]["/v1/calls/{call_id}/transcript"]["post"]["x-codeSamples"][0]["source"]
+    assert "/v1/calls/call_" in transcript and "trs_" not in transcript.split("\n", 1)[0]
+
+
+def test_the_samples_run_on_a_stock_debian(document):
+    """An Idempotency-Key is made with python3, which any machine running the samples has; uuidgen is
+    missing from Debian's and most containers' base."""
+    posts = [
+        operation["x-codeSamples"][0]["source"] for _path, method, operation in operations(document) if method == "post"
+    ]
+    assert posts
+    for source in posts:
+        assert "uuidgen" not in source
+        assert "Idempotency-Key: $(python3 -c 'import uuid; print(uuid.uuid4())')" in source
+
+
+def test_the_reference_opens_on_the_user_and_ends_with_the_dashboards_endpoints(document):
+    """Redoc lays its sections out in the document's tag order: the first is what a key can call
+    (/v1/me), the dashboard's own session-only endpoints come last."""
+    names = [tag["name"] for tag in document["tags"]]
+    used = {tag for _path, _method, operation in operations(document) for tag in operation.get("tags", [])}
+    assert set(names) == used and len(names) == len(used)
+    assert names[0] == "me"
+    assert names[-1] == "API keys (dashboard session)"
 
 
 def test_the_rate_sample_encodes_the_plus(document):

@@ -5,30 +5,12 @@ the API reference renders from the shipped bundle, and nothing is fetched from a
 import pytest
 
 from tests.browser import launch_chromium, require_browser
+from tests.support.docs import LAYOUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = (375, 1280)
-PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/security", "/api")
-
-LAYOUT = """() => {
-  const width = window.innerWidth;
-  const outside = [];
-  for (const el of document.querySelectorAll('a[href], button, summary')) {
-    if (!el.checkVisibility({visibilityProperty: true})) continue;
-    // Inside a box that scrolls sideways on its own (a code sample), a control may sit past the edge.
-    let scroller = el.parentElement;
-    while (scroller && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
-    if (scroller && scroller !== document.body && scroller !== document.documentElement) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width && (r.left < -0.5 || r.right > width + 0.5)) {
-      const label = el.textContent.trim().slice(0, 40);
-      outside.push(`${el.tagName.toLowerCase()} "${label}" ${Math.round(r.left)}..${Math.round(r.right)}`);
-    }
-  }
-  return {scrollWidth: document.documentElement.scrollWidth, bodyWidth: document.body.scrollWidth,
-          innerWidth: width, outside: outside};
-}"""
+PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/calls", "/webhooks", "/security", "/api")
 
 
 @pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])

@@ -176,3 +176,39 @@ def test_a_carriers_message_event_reaches_the_number_it_names_and_an_unknown_one
     assert delivered.number_id == test_number.id and delivered.body == "hi"
     assert ev.deliver(event("+12025550111")) is None
     assert Message.objects.count() == 1
+
+
+# --- the code sender through manage.py sim_sms --------------------------------------------------
+
+
+def test_sim_sms_from_the_code_sender_needs_no_body(user):
+    from apps.telephony import simulator
+
+    make_sms_number(user, "+12025550195")
+    out = StringIO()
+    call_command("sim_sms", "--email", user.email, "--number", "+12025550195", "--from", "+12025550150", stdout=out)
+    assert Message.objects.get().body == simulator.CODE_BODY
+    assert "not the --body given" not in out.getvalue()
+
+
+def test_sim_sms_says_when_the_code_sender_replaces_the_body_given(user):
+    """The simulator's code sender always texts its demo code: a --body given is not what arrives, and
+    the command says so instead of delivering something else in silence."""
+    from apps.telephony import simulator
+
+    make_sms_number(user, "+12025550195")
+    out = StringIO()
+    call_command(
+        "sim_sms", "--email", user.email, "--number", "+12025550195", "--from", "+12025550150", "--body", "hello",
+        stdout=out,
+    )  # fmt: skip
+    assert Message.objects.get().body == simulator.CODE_BODY
+    said = out.getvalue()
+    assert "not the --body given" in said and "+1 202-555-0150" in said and "/docs/calls" in said
+
+
+def test_sim_sms_from_anyone_else_needs_a_body(user):
+    make_sms_number(user, "+12025550195")
+    with pytest.raises(CommandError, match="--body is required"):
+        call_command("sim_sms", "--email", user.email, "--number", "+12025550195", "--from", "HSBC", stdout=StringIO())
+    assert not Message.objects.exists()

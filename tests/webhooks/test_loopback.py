@@ -166,3 +166,20 @@ def test_loopback_without_debug_is_a_check_warning(settings):
     assert check_loopback() == []
     settings.DEBUG, settings.WEBHOOK_ALLOW_LOOPBACK = True, True
     assert check_loopback() == []
+
+
+class TestALiveKeyAimedAtTheDevelopersMachine:
+    """A live key refused a local receiver is told what takes one: a test-mode key, on a server that
+    allows loopback (``make run``); a server that never does says nothing of it."""
+
+    @pytest.mark.parametrize("url", ["http://127.0.0.1:9000/hooks", "https://127.0.0.1:8443/hooks"])
+    def test_the_refusal_points_at_test_mode_where_loopback_is_allowed(self, settings, live_caller, url):
+        settings.WEBHOOK_ALLOW_LOOPBACK = True
+        response = create(live_caller, url)
+        assert_error(response, 400, "invalid_url", param="url")
+        message = response.json()["error"]["message"]
+        assert "test-mode key (sk_test_...)" in message and "/docs/webhooks" in message
+
+    def test_no_such_hint_where_loopback_is_never_taken(self, no_loopback, live_caller):
+        message = create(live_caller, "http://127.0.0.1:9000/hooks").json()["error"]["message"]
+        assert message == "url must use https in live mode."

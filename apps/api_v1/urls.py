@@ -17,6 +17,4 @@ V1_ROUTES = [path("openapi.json", views.OpenApiView.as_view(), name="v1-openapi"
 # Everything else under /v1 is route_not_found, never a redirect; last in every URL list.
 CATCH_ALL = [re_path(r"^v1(?:/.*)?$", views.route_not_found)]
 
-# The API's root: an index naming its reference (any other path under /v1 is route_not_found).
-INDEX = [path("v1", views.IndexView.as_view(), name="v1-index")]
-urlpatterns = [path("v1/", include(V1_ROUTES)), *INDEX, *CATCH_ALL]
+urlpatterns = [path("v1/", include(V1_ROUTES)), *CATCH_ALL]

@@ -75,4 +75,7 @@ def handler500(request):
 
 
 def route_not_found_message() -> str:
-    return f"Unknown API route. The routes that exist are listed in {settings.BASE_URL}/v1/openapi.json."
+    return (
+        f"Unknown API route. The routes that exist are listed in {settings.BASE_URL}/v1/openapi.json; "
+        f"the reference is {settings.DOCS_URL}/api."
+    )

@@ -190,7 +190,6 @@ CLASSES: dict[str, tuple[Budget, ...]] = {
 PATH_CLASSES: tuple[tuple[str, str], ...] = (
     ("/.well-known/", "metadata"),
     ("/v1/openapi.json", "metadata"),
-    ("/v1", "metadata"),
     ("/oauth/authorize", "authorize"),
     ("/oauth/register", "register"),
     ("/oauth/token", "token_flood"),

@@ -9,7 +9,7 @@ from tests.support.envelope import assert_error
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/v1/", "/v1/nowhere", "/v1/me/", "/v1/me/extra", "/v1/calls/", "/v1/quotes/"])
+@pytest.mark.parametrize("path", ["/v1", "/v1/", "/v1/nowhere", "/v1/me/", "/v1/me/extra", "/v1/calls/", "/v1/quotes/"])
 @pytest.mark.parametrize("method", ["get", "post", "delete"])
 def test_unknown_paths_are_route_not_found_never_a_redirect(api, path, method):
     response = getattr(api, method)(path)
@@ -18,29 +18,13 @@ def test_unknown_paths_are_route_not_found_never_a_redirect(api, path, method):
     assert response["Service-Version"] == "2026-10-01"
 
 
-def test_the_apis_root_names_its_reference(api, settings):
-    """`make run` prints {BASE_URL}/v1: opened, it answers JSON saying where the reference and the docs are,
-    without a credential, with the /v1 headers."""
-    settings.DOCS_URL = "http://testserver/docs"
+def test_the_apis_root_says_where_the_reference_is(api, settings):
+    """`make run` prints {BASE_URL}/v1: opened, it is the contract's 404 (docs/spec.md 4.1), and its message
+    names the OpenAPI document and the reference, as a first-class API's root does."""
     response = api.get("/v1")
-    assert response.status_code == 200 and response["Content-Type"] == "application/json"
-    assert response["Service-Version"] == "2026-10-01" and response["Request-Id"].startswith("req_")
-    assert response.json() == {
-        "object": "api",
-        "url": "http://testserver/v1",
-        "version": "2026-10-01",
-        "openapi_url": "http://testserver/v1/openapi.json",
-        "reference_url": "http://testserver/docs/api",
-        "docs_url": "http://testserver/docs",
-    }
-    assert api.get(response.json()["openapi_url"].removeprefix("http://testserver")).status_code == 200
-
-
-@pytest.mark.parametrize("method", ["post", "delete"])
-def test_the_apis_root_takes_reads_only(api, method):
-    response = getattr(api, method)("/v1")
-    assert_error(response, 405, "method_not_allowed", type_="invalid_request_error")
-    assert "GET" in response["Allow"]
+    assert_error(response, 404, "route_not_found")
+    message = response.json()["error"]["message"]
+    assert f"{settings.BASE_URL}/v1/openapi.json" in message and f"{settings.DOCS_URL}/api" in message
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])

@@ -13,6 +13,7 @@ endpoint; an endpoint whose attempts have all failed for 5 days is disabled
 (``failing``) and its owner emailed. A success clears the run of failures.
 """
 
+import functools
 import logging
 import random
 from dataclasses import dataclass
@@ -103,10 +104,16 @@ def live_secrets(endpoint: WebhookEndpoint, now) -> list[str]:
 
 
 def _ssl_context():
+    cafile = getattr(settings, "WEBHOOK_TEST_CA_FILE", None)  # tests only: no deployment sets it
+    return _context_trusting(cafile) if cafile else None
+
+
+@functools.cache
+def _context_trusting(cafile: str):
+    # One context per file: a kept connection is kept per context (apps/core/egress.py).
     import ssl
 
-    cafile = getattr(settings, "WEBHOOK_TEST_CA_FILE", None)  # tests only: no deployment sets it
-    return ssl.create_default_context(cafile=cafile) if cafile else None
+    return ssl.create_default_context(cafile=cafile)
 
 
 def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
@@ -130,6 +137,7 @@ def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
             headers=headers,
             timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
             ssl_context=_ssl_context() if parts.scheme == "https" else None,
+            keep_alive=True,
             **urls_check.guard_options(parts, livemode=endpoint.livemode),
         )
     except ApiError as exc:

@@ -169,7 +169,7 @@ def deliver(delivery_id: str, *, now=None) -> Outcome | None:
     outcome = _recheck(endpoint, event)
     if outcome is None:
         outcome = send(endpoint, event, now=at)
-    record(delivery.pk, outcome, now=now or timezone.now())
+    record(delivery.pk, outcome, now=now or timezone.now(), failing_since=endpoint.failing_since)
     return outcome
 
 
@@ -192,7 +192,31 @@ def _recheck(endpoint: WebhookEndpoint, event) -> Outcome | None:
     return None
 
 
-def record(delivery_id: str, outcome: Outcome, *, now) -> None:
+_UNREAD = object()
+
+
+def record(delivery_id: str, outcome: Outcome, *, now, failing_since=_UNREAD) -> None:
+    """Write the attempt's outcome once (an attempt already recorded is left as it is).
+
+    A success or a skip is one conditional write of the attempt, plus the endpoint's run of
+    failures cleared when the attempt's read (``failing_since``) found one. A failure locks the
+    attempt and its endpoint, and schedules the next attempt with its outcome."""
+    if not outcome.succeeded and not outcome.skipped:
+        _record_failure(delivery_id, outcome, now=now)
+        return
+    written = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING).update(
+        status=DeliveryStatus.SKIPPED if outcome.skipped else DeliveryStatus.SUCCEEDED,
+        response_status=outcome.status,
+        error=outcome.error[:500],
+        finished_at=now,
+    )
+    if written and outcome.succeeded and failing_since is not None:
+        # Unread (a caller outside ``deliver``): cleared wherever it is set, at the price of a write.
+        endpoint_id = Delivery.objects.filter(pk=delivery_id).values("endpoint_id")
+        WebhookEndpoint.objects.filter(pk__in=endpoint_id, failing_since__isnull=False).update(failing_since=None)
+
+
+def _record_failure(delivery_id: str, outcome: Outcome, *, now) -> None:
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().select_related("event").filter(pk=delivery_id).first()
         if delivery is None or delivery.status != DeliveryStatus.PENDING:
@@ -203,15 +227,8 @@ def record(delivery_id: str, outcome: Outcome, *, now) -> None:
         delivery.response_status = outcome.status
         delivery.error = outcome.error[:500]
         delivery.finished_at = now
-        if outcome.skipped:
-            delivery.status = DeliveryStatus.SKIPPED
-        elif outcome.succeeded:
-            delivery.status = DeliveryStatus.SUCCEEDED
-            if endpoint.failing_since is not None:
-                WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
-        else:
-            delivery.status = DeliveryStatus.FAILED
-            _after_failure(delivery, endpoint, outcome, now=now)
+        delivery.status = DeliveryStatus.FAILED
+        _after_failure(delivery, endpoint, outcome, now=now)
         delivery.save(update_fields=["status", "response_status", "error", "finished_at", "next_attempt_at"])
 
 

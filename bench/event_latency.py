@@ -23,7 +23,7 @@ from bench import docs
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main(calls: int = 50, *, docs_wanted: bool = False) -> int:

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from apps.core import egress
 from apps.core.errors import ApiError
+from apps.jobs.public import finish_with
 
 from . import events as types
 from . import secrets, services, urls_check
@@ -204,16 +205,18 @@ def record(delivery_id: str, outcome: Outcome, *, now, failing_since=_UNREAD) ->
     if not outcome.succeeded and not outcome.skipped:
         _record_failure(delivery_id, outcome, now=now)
         return
-    written = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING).update(
+    if outcome.succeeded and failing_since is not None:
+        # Unread (a caller outside ``deliver``): cleared wherever it is set, at the price of a write.
+        endpoint_id = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING).values("endpoint_id")
+        WebhookEndpoint.objects.filter(pk__in=endpoint_id, failing_since__isnull=False).update(failing_since=None)
+    # The attempt's last write: on PostgreSQL it marks the work row done in the same statement.
+    finish_with(
+        Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING),
         status=DeliveryStatus.SKIPPED if outcome.skipped else DeliveryStatus.SUCCEEDED,
         response_status=outcome.status,
         error=outcome.error[:500],
         finished_at=now,
     )
-    if written and outcome.succeeded and failing_since is not None:
-        # Unread (a caller outside ``deliver``): cleared wherever it is set, at the price of a write.
-        endpoint_id = Delivery.objects.filter(pk=delivery_id).values("endpoint_id")
-        WebhookEndpoint.objects.filter(pk__in=endpoint_id, failing_since__isnull=False).update(failing_since=None)
 
 
 def _record_failure(delivery_id: str, outcome: Outcome, *, now) -> None:

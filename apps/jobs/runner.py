@@ -225,8 +225,9 @@ def finish_with(queryset, **values) -> int:
     done = {"locked_by": "", "locked_until": None, "status": JobStatus.SUCCESSFUL, "last_error": ""}
     mark_sql, mark_params = _update_sql(mark, {**done, "finished_at": timezone.now()})
     with connection.cursor() as cursor:
+        # Both parts are the ORM's compiled UPDATEs, their values passed as parameters.
         cursor.execute(
-            f"WITH outcome AS ({outcome_sql} RETURNING 1), mark AS ({mark_sql} RETURNING 1) "
+            f"WITH outcome AS ({outcome_sql} RETURNING 1), mark AS ({mark_sql} RETURNING 1) "  # noqa: S608
             "SELECT (SELECT count(*) FROM outcome), (SELECT count(*) FROM mark)",
             [*outcome_params, *mark_params],
         )

@@ -57,7 +57,13 @@ def main(calls: int = 50, *, docs_wanted: bool = False) -> int:
         secrets.append(make_api_key(user, scopes=["calls:place", "calls:read", "rates:read"])[1])
     worker = _workers(1)
     try:
-        time.sleep(3)  # started and polling: its start-up is not an event's latency
+        # Started and polling (it writes the schedules' rows first): its start-up is no event's latency.
+        started = time.monotonic()
+        while not Job.objects.exists():
+            if time.monotonic() - started > 300:
+                raise RuntimeError("the worker did not start in 5 minutes")
+            time.sleep(0.2)
+        time.sleep(1)
         placed = time.monotonic()
         for secret in secrets:
             auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}

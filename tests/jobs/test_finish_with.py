@@ -53,7 +53,7 @@ def test_a_run_that_outlived_its_lease_marks_nothing(calls_out, caplog):
     job = enqueue("tests.out", {"other": other.id}, run_at=T0)
     stale_token, [stale] = runner.claim(now=T0, limit=1)
     late = T0 + timedelta(seconds=301)
-    taker, [taken] = runner.claim(now=late, limit=1)
+    taker, [_taken] = runner.claim(now=late, limit=1)
     with caplog.at_level(logging.WARNING, logger="apps.jobs"):
         assert runner.run_one(stale, stale_token, now=late) == JobStatus.READY
     job.refresh_from_db()

@@ -17,9 +17,16 @@ from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.public import publish
 from tests.support.receivers import Reply
 from tests.support.sql import statement_texts
-from tests.webhooks.test_delivery import CALL, make_endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
+CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
+
+
+def make_endpoint(caller, url, events=("call.ended",)):
+    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
+    assert response.status_code == 201, response.content
+    return response.json()
+
 
 # The lane's claim: whether anything is due, the turn (BEGIN IMMEDIATE on SQLite, an advisory lock on
 # PostgreSQL), the lane's running rows, the window read, the lease; then the success mark.

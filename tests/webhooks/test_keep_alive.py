@@ -13,10 +13,16 @@ from apps.webhooks.delivery import NOT_PUBLIC
 from apps.webhooks.models import Delivery
 from apps.webhooks.public import publish
 from tests.support.receivers import Reply
-from tests.webhooks.conftest import LIVE_HOST
-from tests.webhooks.test_delivery import CALL, make_endpoint
 
 pytestmark = pytest.mark.django_db
+LIVE_HOST = "hooks.example.test"  # the live_receiver fixture's name
+CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
+
+
+def make_endpoint(caller, url, events=("call.ended",)):
+    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
+    assert response.status_code == 201, response.content
+    return response.json()
 
 
 @pytest.fixture(autouse=True)

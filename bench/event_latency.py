@@ -103,7 +103,9 @@ def main(calls: int = 50, *, docs_wanted: bool = False) -> int:
             "| events | p50 | p99 | max |\n|---:|---:|---:|---:|\n"
             f"| {len(late)} | {p50:.0f} ms | {p99:.0f} ms | {worst:.0f} ms |\n\n"
             "Target: p99 under 200 ms at 50 live calls. What bounds it: the worker's poll when nothing is due "
-            '(`JOBS["POLL_SECONDS"]`, here 0.05 s) and the events that fall due together (the calls were placed '
+            '(`JOBS["POLL_SECONDS"]`, here `--poll 0.05`; the default is 1 s, and with it an event that falls due '
+            "while the lane is idle waits up to a second: this figure is the 0.05 s worker's) and the events "
+            "that fall due together (the calls were placed "
             f"within {placing:.1f} s, so their scripts' steps come due in bursts shared by the lane's threads), "
             "each event's apply one short transaction.\n",
         )

@@ -112,6 +112,9 @@ bench: install
 	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_messages REDIS_URL=redis://127.0.0.1:6379/15 \
 		$(PY) -m bench.messages --write-docs
 	$(PY) -m bench.nodes --write-docs
+	$(PY) -m bench.cluster_store --write-docs
+	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_deliveries $(PY) -m bench.worker_processes --write-docs
+	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_events $(PY) -m bench.event_latency --write-docs
 
 # A bounded synthetic check of a running service (docs/operations.md, "Availability"): sign-in,
 # a token, a /v1 read and a tools/call, each timed; PASS or FAIL a step, exit 1 on any FAIL.

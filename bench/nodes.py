@@ -192,7 +192,8 @@ machine (the shared Redis and database, and twice the workers and load generator
 the same cores; 1 would be nothing), not what a node on a machine of its own would add.
 On the Cluster a credential lookup is two round trips where one Redis takes one: the credential's
 entry and its user's budgets live in different slots, and the user is not known until the entry is
-read (docs/decisions/scale-out.md).
+read (docs/decisions/scale-out.md). Each goes over a connection the store holds per primary, per
+process and thread, as the one-Redis store holds its one.
 """
 
 

@@ -18,6 +18,15 @@ The rules live here once:
   passes (urllib3's read timeout restarts with every chunk, so a server that
   trickles its answer would otherwise hold the caller for hours).
 
+A caller that posts to the same receivers again and again (webhook deliveries) may keep
+the connection open between requests (``keep_alive=True``): each thread keeps its own
+pools, keyed by the scheme, the checked address, the port and the name TLS verifies, so
+every request is still resolved and checked first, and a kept connection is only ever
+reused for the address it was opened to after that address passed the check again. An
+answer not read to its end closes its connection; a kept connection that the receiver
+closed while idle is found out before use (urllib3 checks it), and one closed as the
+request went out is tried once more on a new connection.
+
 Callers may admit loopback (webhooks in test mode) and, in tests only, exact
 addresses that no deployment lists (their own settings name them).
 """
@@ -174,6 +183,43 @@ def connection_pool(*, scheme: str, ip: str, port: int, hostname: str, timeout: 
     return urllib3.HTTPConnectionPool(host=ip, port=port, timeout=limits, retries=False, maxsize=1)
 
 
+# Kept pools per thread: a worker thread's receivers, the least recently used closed past the bound.
+KEPT_POOLS = 32
+_kept = threading.local()
+
+
+def _kept_pool(*, scheme: str, ip: str, port: int, hostname: str, timeout: float, ssl_context=None):
+    pools = getattr(_kept, "pools", None)
+    if pools is None:
+        pools = _kept.pools = {}
+    key = (scheme, ip, port, hostname, id(ssl_context) if ssl_context is not None else None)
+    pool = pools.pop(key, None)
+    if pool is None:
+        pool = connection_pool(
+            scheme=scheme, ip=ip, port=port, hostname=hostname, timeout=timeout, ssl_context=ssl_context
+        )
+        # The context must outlive the pool for its id to stay this pool's.
+        pool.kept_context = ssl_context
+    pools[key] = pool  # last: the most recently used
+    while len(pools) > KEPT_POOLS:
+        pools.pop(next(iter(pools))).close()
+    return pool
+
+
+def _drop_kept(pool) -> None:
+    pools = getattr(_kept, "pools", {})
+    for key in [key for key, kept in pools.items() if kept is pool]:
+        del pools[key]
+    pool.close()
+
+
+def close_kept_pools() -> None:
+    """Close this thread's kept connections (a worker thread stopping, a test ending)."""
+    for pool in getattr(_kept, "pools", {}).values():
+        pool.close()
+    _kept.pools = {}
+
+
 @contextlib.contextmanager
 def watchdog(response, deadline: float):
     """Shuts the response's socket when ``deadline`` passes, whatever the server trickles."""
@@ -204,12 +250,14 @@ def post(
     admitted=(),
     ssl_context=None,
     max_body: int = 1024,
+    keep_alive: bool = False,
 ) -> Answer:
     """POST ``body`` to a parsed URL (``urllib.parse.urlsplit``), every rule above applied.
 
     The deadline (``timeout`` seconds) covers the lookup, the connection, the
     request and reading at most ``max_body`` bytes of the answer (the rest is
-    dropped). A redirect is returned as it is, never followed.
+    dropped). A redirect is returned as it is, never followed. ``keep_alive``: the
+    connection stays open for this thread's next request to the same checked address.
     """
     deadline = time.monotonic() + timeout
     scheme = url_parts.scheme
@@ -228,28 +276,60 @@ def post(
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
-        pool = connection_pool(
-            scheme=scheme, ip=ip, port=port, hostname=url_parts.hostname, timeout=remaining, ssl_context=ssl_context
-        )
+        options = {"scheme": scheme, "ip": ip, "port": port, "hostname": url_parts.hostname, "ssl_context": ssl_context}
+        pool = _kept_pool(**options, timeout=remaining) if keep_alive else connection_pool(**options, timeout=remaining)
         try:
-            response = pool.urlopen(
-                "POST", path, body=body, headers=sent_headers, redirect=False, preload_content=False
-            )
             try:
-                with watchdog(response, deadline):
-                    data = response.read(max_body, decode_content=False) or b""
-            finally:
-                response.release_conn()
-            if time.monotonic() >= deadline:
-                raise EgressError("no answer within the deadline")
-            return Answer(status=response.status, headers=dict(response.headers), body=data)
+                return _post_once(pool, path, body, sent_headers, deadline, max_body)
+            except urllib3.exceptions.ProtocolError as exc:
+                # A kept connection the receiver closed as the request went out: once more on a new one.
+                if not (keep_alive and getattr(exc, "reused", False)) or deadline - time.monotonic() <= 0:
+                    raise
+                return _post_once(pool, path, body, sent_headers, deadline, max_body)
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             last_error = exc
+            if keep_alive:
+                _drop_kept(pool)  # whatever state its connection is in, the next request starts afresh
         finally:
-            pool.close()
+            if not keep_alive:
+                pool.close()
     if last_error is not None:
         raise EgressError(_describe(last_error)) from last_error
     raise EgressError("no answer within the deadline")
+
+
+def _post_once(pool, path: str, body: bytes, headers: dict, deadline: float, max_body: int) -> Answer:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise urllib3.exceptions.TimeoutError("no answer within the deadline")
+    reused = pool.num_requests > 0
+    try:
+        response = pool.urlopen(
+            "POST",
+            path,
+            body=body,
+            headers=headers,
+            redirect=False,
+            preload_content=False,
+            timeout=urllib3.Timeout(connect=remaining, read=remaining, total=remaining),
+        )
+    except urllib3.exceptions.ProtocolError as exc:
+        exc.reused = reused
+        raise
+    try:
+        with watchdog(response, deadline):
+            data = response.read(max_body, decode_content=False) or b""
+            # A body longer than read here would be left on the connection: it is not reused.
+            complete = response.length_remaining == 0 or (len(data) < max_body and response.read(1) == b"")
+    except BaseException:
+        response.close()
+        raise
+    if not complete or response.headers.get("Connection", "").lower() == "close":
+        response.close()
+    response.release_conn()
+    if time.monotonic() >= deadline:
+        raise EgressError("no answer within the deadline")
+    return Answer(status=response.status, headers=dict(response.headers), body=data)
 
 
 def _describe(exc: Exception) -> str:

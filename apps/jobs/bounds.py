@@ -65,7 +65,12 @@ def claim_bounded(due, lane: lanes.Lane, *, now: datetime, limit: int, token: st
         lease = now + timedelta(seconds=conf.get("LEASE_SECONDS"))
         ids = [job.id for job in chosen]
         # Re-checked: a claim outside the lane (run_due without one) may have taken a row meanwhile.
-        still_due.filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
+        taken = still_due.filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
+    if taken == len(chosen):
+        # Every row chosen was leased: they are as read, with this claim's lease (no second read).
+        for job in chosen:
+            job.locked_by, job.locked_until, job.attempts = token, lease, job.attempts + 1
+        return chosen
     return list(Job.objects.filter(id__in=ids, locked_by=token).order_by("run_at", "id"))
 
 

@@ -66,7 +66,7 @@ from . import registry, runner
 from .lanes import CARRIER, DELIVERIES, HOUSEKEEPING, TRANSCRIPTS
 from .models import Job, JobStatus
 from .registry import handler
-from .runner import RetryLater
+from .runner import RetryLater, finish_with
 from .schedules import schedule
 
 __all__ = [
@@ -78,6 +78,7 @@ __all__ = [
     "JobStatus",
     "RetryLater",
     "enqueue",
+    "finish_with",
     "handler",
     "run_due",
     "schedule",

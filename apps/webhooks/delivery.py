@@ -13,6 +13,7 @@ endpoint; an endpoint whose attempts have all failed for 5 days is disabled
 (``failing``) and its owner emailed. A success clears the run of failures.
 """
 
+import functools
 import logging
 import random
 import time
@@ -27,6 +28,7 @@ from django.utils import timezone
 
 from apps.core import egress
 from apps.core.errors import ApiError
+from apps.jobs.public import finish_with
 
 from . import events as types
 from . import secrets, services, urls_check
@@ -105,10 +107,16 @@ def live_secrets(endpoint: WebhookEndpoint, now) -> list[str]:
 
 
 def _ssl_context():
+    cafile = getattr(settings, "WEBHOOK_TEST_CA_FILE", None)  # tests only: no deployment sets it
+    return _context_trusting(cafile) if cafile else None
+
+
+@functools.cache
+def _context_trusting(cafile: str):
+    # One context per file: a kept connection is kept per context (apps/core/egress.py).
     import ssl
 
-    cafile = getattr(settings, "WEBHOOK_TEST_CA_FILE", None)  # tests only: no deployment sets it
-    return ssl.create_default_context(cafile=cafile) if cafile else None
+    return ssl.create_default_context(cafile=cafile)
 
 
 def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
@@ -132,6 +140,7 @@ def send(endpoint: WebhookEndpoint, event, *, now) -> Outcome:
             headers=headers,
             timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
             ssl_context=_ssl_context() if parts.scheme == "https" else None,
+            keep_alive=True,
             **urls_check.guard_options(parts, livemode=endpoint.livemode),
         )
     except ApiError as exc:
@@ -165,7 +174,7 @@ def deliver(delivery_id: str, *, now=None) -> Outcome | None:
         started = time.monotonic()
         outcome = send(endpoint, event, now=at)
         outcome = replace(outcome, duration_ms=round((time.monotonic() - started) * 1000))
-    record(delivery.pk, outcome, now=now or timezone.now())
+    record(delivery.pk, outcome, now=now or timezone.now(), failing_since=endpoint.failing_since)
     return outcome
 
 
@@ -188,7 +197,34 @@ def _recheck(endpoint: WebhookEndpoint, event) -> Outcome | None:
     return None
 
 
-def record(delivery_id: str, outcome: Outcome, *, now) -> None:
+_UNREAD = object()
+
+
+def record(delivery_id: str, outcome: Outcome, *, now, failing_since=_UNREAD) -> None:
+    """Write the attempt's outcome once (an attempt already recorded is left as it is).
+
+    A success or a skip is one conditional write of the attempt, plus the endpoint's run of
+    failures cleared when the attempt's read (``failing_since``) found one. A failure locks the
+    attempt and its endpoint, and schedules the next attempt with its outcome."""
+    if not outcome.succeeded and not outcome.skipped:
+        _record_failure(delivery_id, outcome, now=now)
+        return
+    if outcome.succeeded and failing_since is not None:
+        # Unread (a caller outside ``deliver``): cleared wherever it is set, at the price of a write.
+        endpoint_id = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING).values("endpoint_id")
+        WebhookEndpoint.objects.filter(pk__in=endpoint_id, failing_since__isnull=False).update(failing_since=None)
+    # The attempt's last write: on PostgreSQL it marks the work row done in the same statement.
+    finish_with(
+        Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING),
+        status=DeliveryStatus.SKIPPED if outcome.skipped else DeliveryStatus.SUCCEEDED,
+        response_status=outcome.status,
+        duration_ms=outcome.duration_ms,
+        error=outcome.error[:500],
+        finished_at=now,
+    )
+
+
+def _record_failure(delivery_id: str, outcome: Outcome, *, now) -> None:
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().select_related("event").filter(pk=delivery_id).first()
         if delivery is None or delivery.status != DeliveryStatus.PENDING:
@@ -200,15 +236,8 @@ def record(delivery_id: str, outcome: Outcome, *, now) -> None:
         delivery.duration_ms = outcome.duration_ms
         delivery.error = outcome.error[:500]
         delivery.finished_at = now
-        if outcome.skipped:
-            delivery.status = DeliveryStatus.SKIPPED
-        elif outcome.succeeded:
-            delivery.status = DeliveryStatus.SUCCEEDED
-            if endpoint.failing_since is not None:
-                WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
-        else:
-            delivery.status = DeliveryStatus.FAILED
-            _after_failure(delivery, endpoint, outcome, now=now)
+        delivery.status = DeliveryStatus.FAILED
+        _after_failure(delivery, endpoint, outcome, now=now)
         delivery.save(
             update_fields=["status", "response_status", "duration_ms", "error", "finished_at", "next_attempt_at"]
         )

@@ -36,12 +36,18 @@ class Receiver:
         self.received_at: list[float] = []  # time.monotonic() of each request's arrival
         self.reply = Reply()
         self.replies: list[Reply] = []  # used first, one a request, then ``reply``
+        self.connections = 0  # TCP connections accepted
         self._released = threading.Event()
         self._lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                with receiver._lock:
+                    receiver.connections += 1
+                super().setup()
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -54,6 +60,8 @@ class Receiver:
                     receiver._released.wait(reply.hang)
                 try:
                     self.send_response(reply.status)
+                    if reply.headers.get("Connection", "").lower() == "close":
+                        self.close_connection = True
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(reply.body)))

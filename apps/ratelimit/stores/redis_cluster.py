@@ -18,19 +18,27 @@ early (RATELIMIT["CLUSTER_CLOCK_SKEW_MS"]), so a revocation moved on a server
 whose clock runs behind by less than that still counts as after the miss, and
 the read is not cached. The price: a user's credentials are not cached for that
 long after their epoch moved.
+
+Scripts go over one connection per primary, per process and thread, held between requests
+as the one-Redis store holds its one: the node is the one the client's slot map names for
+the first key. A redirect (a slot moved), a node gone or a flushed script cache sends the
+script once more through the cluster client's own path, which follows the redirect and
+refreshes its map; a timeout is a 503 at once, as on one Redis.
 """
 
 import json
+import os
+import threading
 import time
 from collections.abc import Sequence
 
 import redis
 from redis.cluster import RedisCluster
-from redis.exceptions import RedisClusterException
+from redis.exceptions import AskError, ClusterDownError, NoScriptError, RedisClusterException, TryAgainError
 
 from .. import gcra
 from .base import CredentialHit, CredentialMiss, StoreUnavailable
-from .redis import COUNT_SCRIPT, HERE, SLOT_RELEASE_SCRIPT, RedisStore, _results, _script, _spec
+from .redis import COUNT_SCRIPT, HERE, SLOT_RELEASE_SCRIPT, RedisStore, _evalsha, _ready, _results, _script, _spec
 
 ENTRY_LOOKUP_SCRIPT = _script("cluster_entry_lookup.lua")
 USER_LOOKUP_SCRIPT = _script("cluster_user_lookup.lua")
@@ -59,6 +67,20 @@ class RedisClusterStore(RedisStore):
         self.entry_fill_script = register(ENTRY_FILL_SCRIPT)
         self._scripts = [value for value in vars(self).values() if hasattr(value, "sha")]
         self._loaded = False
+        self._local = threading.local()
+
+    def _node_connection(self, key: str):
+        """This thread's held connection to the primary that serves ``key``'s slot."""
+        local, pid = self._local, os.getpid()
+        if getattr(local, "pid", None) != pid:
+            # A forked worker opens its own: a socket inherited from the parent is the parent's.
+            local.connections, local.pid = {}, pid
+        node = self.client.nodes_manager.get_node_from_slot(self.client.keyslot(key))
+        connection = local.connections.get(node.name)
+        if connection is None:
+            pool = node.redis_connection.connection_pool
+            connection = local.connections[node.name] = pool.connection_class(**pool.connection_kwargs)
+        return connection
 
     def run_script(self, script, keys: list, args: list):
         try:
@@ -67,7 +89,17 @@ class RedisClusterStore(RedisStore):
                 for each in self._scripts:
                     self.client.script_load(each.script)
                 self._loaded = True
-            return script(keys=keys, args=args)
+            connection = self._node_connection(keys[0])
+            try:
+                _ready(connection)
+                return _evalsha(connection, script.sha, keys, args)
+            except redis.TimeoutError:
+                raise
+            except (AskError, TryAgainError, ClusterDownError, NoScriptError, redis.ConnectionError):
+                # A slot moved or moving, a node gone or restarted (its scripts with it): the client's
+                # own path once, which follows redirects, refreshes its slot map and reloads the script.
+                # The held connection stays (redis-py has dropped a socket that failed).
+                return script(keys=keys, args=args)
         except (redis.RedisError, RedisClusterException) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

@@ -4,9 +4,9 @@ Amounts are signed integers in minor units of the account currency, with the
 currency's own digits (apps/core/money.py): negative amounts spend, positive
 ones credit. Every ledger row carries the balance after it (``ending_balance``),
 so the rows of one account and mode, oldest first, form a chain:
-``ending_balance = previous ending_balance + amount``. Rows are written only by
-``apps.billing.services.ledger_append``, which keeps that chain and the balance
-in step; nothing updates or deletes a row (a correction is a new ``adjustment``).
+``ending_balance = previous ending_balance + amount``. These rows and the balances are
+written only by apps/billing/ledger.py, which keeps that chain and the balance in step;
+nothing updates or deletes a row (a correction is a new ``adjustment``).
 """
 
 from django.conf import settings
@@ -111,7 +111,7 @@ class Hold(models.Model):
     until it is released, when the call ends and its answered time is charged.
 
     A hold never moves the balance itself; the ledger row of the charge does. Written and
-    released by ``apps.billing.holds`` while the account's balance row is locked.
+    released by ``apps.billing.holds`` while the account's balance row is locked (the ledger's lock).
     """
 
     id = models.CharField(primary_key=True, max_length=32, default=new_hold_id, editable=False)

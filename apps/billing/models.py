@@ -13,13 +13,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 TXN_PREFIX = "txn_"
-
-
-def new_txn_id() -> str:
-    return new_id(TXN_PREFIX)
+new_txn_id = id_default(TXN_PREFIX, "new_txn_id")
 
 
 class TransactionType(models.TextChoices):
@@ -100,10 +97,7 @@ class BalanceTransaction(models.Model):
 
 
 HOLD_PREFIX = "hold_"
-
-
-def new_hold_id() -> str:
-    return new_id(HOLD_PREFIX)
+new_hold_id = id_default(HOLD_PREFIX, "new_hold_id")
 
 
 class Hold(models.Model):

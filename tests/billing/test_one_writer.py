@@ -3,9 +3,9 @@ balance, so the one lock and the one chain rule hold for every movement of an ac
 
 import ast
 import re
-from pathlib import Path
 
-APPS = Path(__file__).resolve().parents[2] / "apps"
+from tests.support.code_scan import APPS, WriteFinder, callee, offenders, writes_in
+
 WRITER = "billing/ledger.py"
 MODELS = {"Balance", "BalanceTransaction"}
 # Related managers that reach the same tables from a user.
@@ -31,23 +31,13 @@ ALLOWED = {
 }
 
 
-class LedgerWrites(ast.NodeVisitor):
+class LedgerWrites(WriteFinder):
     """``Balance.objects...create/update/delete...``, ``user.balance_transactions.create(...)``,
     ``insert_statement``/``update_row_statement`` of a ledger model, a ledger model built with
     ``Balance(...)``, and SQL text naming the ledger's tables."""
 
-    def __init__(self):
-        self.found: list[tuple[str, int]] = []
-        self.function = "*"
-
-    def visit_FunctionDef(self, node):
-        outer, self.function = self.function, node.name
-        self.generic_visit(node)
-        self.function = outer
-
     def visit_Call(self, node):
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        func, name = node.func, callee(node.func)
         text = ast.unparse(func)
         reaches = any(f"{model}.objects" in text for model in MODELS) or any(f".{r}" in text for r in RELATED)
         first = node.args[0] if node.args else None
@@ -56,37 +46,25 @@ class LedgerWrites(ast.NodeVisitor):
             or (name in MODELS and isinstance(func, ast.Name))
             or (name in STATEMENT_BUILDERS and isinstance(first, ast.Name) and first.id in MODELS)
         ):
-            self.found.append((self.function, node.lineno))
+            self.note(node)
         self.generic_visit(node)
 
     def visit_Constant(self, node):
         if isinstance(node.value, str) and TABLE_NAMED.search(node.value):
-            self.found.append((self.function, node.lineno))
+            self.note(node)
 
 
-def writers_in(source: str) -> list[tuple[str, int]]:
-    visitor = LedgerWrites()
-    visitor.visit(ast.parse(source))
-    return visitor.found
+def relevant(source: str) -> bool:
+    return any(word in source for word in (*MODELS, *RELATED, *TABLES))
 
 
 def test_nothing_but_the_ledger_writes_ledger_rows_or_balances():
-    offenders = []
-    for path in sorted(APPS.rglob("*.py")):
-        where = str(path.relative_to(APPS))
-        if "migrations" in path.parts or where == WRITER:
-            continue
-        source = path.read_text()
-        if not any(word in source for word in (*MODELS, *RELATED, *TABLES)):
-            continue
-        for function, line in writers_in(source):
-            if (where, function) not in ALLOWED and (where, "*") not in ALLOWED:
-                offenders.append(f"{where}:{line} in {function}")
-    assert offenders == [], "write the ledger through apps/billing/ledger.py: " + ", ".join(offenders)
+    found = offenders(LedgerWrites, allowed=ALLOWED, relevant=relevant, writer=WRITER)
+    assert found == [], "write the ledger through apps/billing/ledger.py: " + ", ".join(found)
 
 
 def test_the_writer_is_where_the_check_says():
-    assert writers_in((APPS / WRITER).read_text()), "the check looks for nothing the writer does"
+    assert writes_in(LedgerWrites, (APPS / WRITER).read_text()), "the check looks for nothing the writer does"
 
 
 def test_the_check_sees_a_writer_it_does_not_allow():
@@ -98,4 +76,4 @@ def test_the_check_sees_a_writer_it_does_not_allow():
         "raw": "def raw(cursor):\n    cursor.execute('UPDATE billing_balance SET amount = 0')\n",
     }
     for name, source in sneaks.items():
-        assert name in [function for function, _line in writers_in(source)], name
+        assert name in [function for function, _line in writes_in(LedgerWrites, source)], name

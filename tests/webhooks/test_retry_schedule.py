@@ -20,7 +20,7 @@ from tests.support.jobs import frozen
 
 pytestmark = pytest.mark.django_db
 
-DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
+DESIGN_MD = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 UNITS = {"s": 1, "min": 60, "h": 3600}
 CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
 
@@ -31,7 +31,7 @@ def database_away(delivery_id):
 
 def documented() -> tuple[list[int], float, int]:
     """The delays, the jitter and where test mode stops, read from docs/design.md's sentence."""
-    text = " ".join(DESIGN.read_text().split())
+    text = " ".join(DESIGN_MD.read_text().split())
     found = re.search(r"Retries: at (.+?) \(±(\d+) %\); test mode stops after (\d+) (s|min|h)", text)
     assert found, "docs/design.md no longer words the retry schedule"
     delays = [int(n) * UNITS[unit] for n, unit in re.findall(r"(\d+) (s|min|h)\b", found.group(1))]

@@ -3,11 +3,9 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
-
-def new_user_id() -> str:
-    return new_id("usr_")
+new_user_id = id_default("usr_", "new_user_id")
 
 
 class UserManager(BaseUserManager):

@@ -2,15 +2,12 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 LIVE_PREFIX = "sk_live_"
 TEST_PREFIX = "sk_test_"
 KEY_ID_PREFIX = "key_"
-
-
-def new_key_id() -> str:
-    return new_id(KEY_ID_PREFIX)
+new_key_id = id_default(KEY_ID_PREFIX, "new_key_id")
 
 
 class ApiKey(models.Model):

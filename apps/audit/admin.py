@@ -1,10 +1,12 @@
 from django.contrib import admin
 
+from apps.core.admin import ReadOnlyAdmin
+
 from .models import AuditEvent
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     """Read-only: an audit trail that operators could edit would prove nothing."""
 
     list_display = (
@@ -23,12 +25,3 @@ class AuditEventAdmin(admin.ModelAdmin):
     date_hierarchy = "created"
     list_select_related = ("user",)
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

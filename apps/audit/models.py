@@ -11,13 +11,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 EVENT_ID_PREFIX = "evt_"
-
-
-def new_event_id() -> str:
-    return new_id(EVENT_ID_PREFIX)
+new_event_id = id_default(EVENT_ID_PREFIX, "new_event_id")
 
 
 class EventType(models.TextChoices):

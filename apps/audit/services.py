@@ -4,10 +4,11 @@ import ipaddress
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import connections, router, transaction
+from django.db import connections, router
 from django.utils import timezone
 
 from apps.core.net import client_ip
+from apps.core.purge import delete_in_batches
 from apps.core.request_context import current_request, notes
 from apps.core.sql import insert_statement, inserted, write_together
 
@@ -185,11 +186,4 @@ def audit_purge(*, now=None, retention: timedelta = RETENTION, batch_size: int =
     A row exactly at the boundary (created == now - retention) is kept.
     """
     cutoff = (now or timezone.now()) - retention
-    deleted = 0
-    while True:
-        ids = list(AuditEvent.objects.filter(created__lt=cutoff).values_list("id", flat=True)[:batch_size])
-        if not ids:
-            return deleted
-        with transaction.atomic():
-            count, _ = AuditEvent.objects.filter(id__in=ids).delete()
-        deleted += count
+    return delete_in_batches(AuditEvent.objects.filter(created__lt=cutoff), batch_size=batch_size)

@@ -3,27 +3,20 @@
 from django import forms
 from django.contrib import admin
 
+from apps.core.admin import ReadOnlyAdmin
+
 from .models import Balance, BalanceTransaction, TransactionType
 from .services import ledger_append
 
 
 @admin.register(Balance)
-class BalanceAdmin(admin.ModelAdmin):
+class BalanceAdmin(ReadOnlyAdmin):
     """Balances move only with the ledger: nothing here is editable."""
 
     list_display = ("user", "livemode", "amount", "currency", "updated")
     list_filter = ("livemode",)
     search_fields = ("user__email", "user__id")
     list_select_related = ("user",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class AdjustmentForm(forms.ModelForm):
@@ -57,7 +50,7 @@ class AdjustmentForm(forms.ModelForm):
 
 
 @admin.register(BalanceTransaction)
-class BalanceTransactionAdmin(admin.ModelAdmin):
+class BalanceTransactionAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "livemode", "created", "type", "amount", "currency", "ending_balance", "source")
     list_filter = ("livemode", "type")
     search_fields = ("id", "user__email", "user__id", "source")
@@ -79,11 +72,8 @@ class BalanceTransactionAdmin(admin.ModelAdmin):
             return list(AdjustmentForm.Meta.fields)
         return super().get_fields(request, obj)
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def has_add_permission(self, request):
+        return admin.ModelAdmin.has_add_permission(self, request)  # the adjustment form
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data

@@ -14,8 +14,8 @@ from django.conf import settings
 
 from apps.core.money import display, to_minor
 
-from .models import Balance, BalanceTransaction, TransactionType
-from .services import DESCRIPTION_MAX, TICK, ledger_append
+from .ledger import DESCRIPTION_MAX, TICK, ledger_append, ledger_clear_for_demo
+from .models import TransactionType
 
 MONTHS = {True: 6, False: 1}  # live: months of history; test mode: a smaller set
 CARD = "Visa ending 4242"
@@ -27,9 +27,7 @@ def seed(*, user, livemode: bool, rng, now: datetime, charges: list[dict]) -> No
     ``charges``: ``{"type", "amount" (negative minor units), "source", "description", "created"}``;
     charges of 0 are left out (nothing to record).
     """
-    # The demo replaces the account's rows of this mode: the one place ledger rows are ever deleted.
-    BalanceTransaction.objects.filter(user_id=user.pk, livemode=livemode).delete()
-    Balance.objects.filter(user_id=user.pk, livemode=livemode).delete()
+    ledger_clear_for_demo(user_id=user.pk, livemode=livemode)
     writer = _Writer(user=user, livemode=livemode)
     for event in _timeline(rng=rng, now=now, livemode=livemode, charges=charges):
         writer.write(rng, event)

@@ -4,8 +4,9 @@ A callback call holds its ``max_amount`` while it is live and is charged its ans
 when it ends, in one ``call`` ledger row, the hold released in the same transaction. The
 writes are returned as statements (``apps.core.sql``) so that the calls app sends them
 together with its own in one round trip; every function here expects the account's balance
-row locked first (``balance_lock``), which is what serialises the holds and charges of one
-account and mode.
+row locked first (``balance_lock``, the ledger's one lock rule), which is what serialises the
+holds and charges of one account and mode. A charge is a ledger row, built by the one writer
+(apps/billing/ledger.py) and returned with the events it causes.
 """
 
 from datetime import datetime
@@ -17,15 +18,17 @@ from django.db.models.functions import Coalesce
 
 from apps.core.sql import Statement, insert_statement, update_row_statement
 
-from .models import Balance, BalanceTransaction, Hold
-from .services import TICK, _check, balance_publish_if_low
+from .ledger import LedgerWrites, balance_lock, ledger_entry
+from .models import Balance, Hold
 
-
-def balance_lock(*, user_id: str, livemode: bool) -> Balance | None:
-    """The account's balance row, locked until the end of the transaction; None when it has never
-    had a ledger row (a balance of 0, which holds nothing)."""
-    locked = Balance.objects.select_for_update().filter(user_id=user_id, livemode=livemode)
-    return locked.only("id", "user_id", "livemode", "amount", "currency", "updated").first()
+__all__ = [
+    "balance_amount_expression",
+    "balance_lock",
+    "charge_build",
+    "held_amount_expression",
+    "hold_build",
+    "hold_release_statement",
+]
 
 
 def held_amount_expression(*, user_id: str, livemode: bool):
@@ -66,33 +69,11 @@ def hold_release_statement(*, hold_id: str, now: datetime) -> Statement:
 
 def charge_build(
     *, balance: Balance, amount: int, type: str, source: str, description: str, now: datetime
-) -> tuple[BalanceTransaction, list[Statement]]:
-    """The ledger row of a charge on the locked ``balance`` and its writes (the row, the balance).
-
-    The same chain rules as ``services.ledger_append``: ``created`` is moved just past the
-    newest row, ``ending_balance`` is the balance plus ``amount``.
-    """
-    _check(amount=amount, type=type, source=source, description=description)
-    created = now if balance.updated is None or now > balance.updated else balance.updated + TICK
-    row = BalanceTransaction(
-        user_id=balance.user_id,
-        livemode=balance.livemode,
-        created=created,
-        amount=amount,
-        currency=balance.currency,
-        type=type,
-        source=source,
-        description=description,
-        ending_balance=balance.amount + amount,
-    )
-    connection = _connection()
-    writes = [
-        insert_statement(row, connection),
-        update_row_statement(Balance, balance.pk, connection, amount=row.ending_balance, updated=created),
-    ]
-    balance_publish_if_low(balance=balance, before=balance.amount, after=row.ending_balance)
-    balance.amount, balance.updated = row.ending_balance, created
-    return row, writes
+) -> LedgerWrites:
+    """The ledger row of a charge on the locked ``balance`` (``balance_lock``), as the one writer
+    builds it: the row, its writes (the row, the balance) and the events it causes, for the
+    caller to send with its own writes and then publish."""
+    return ledger_entry(balance=balance, amount=amount, type=type, source=source, description=description, at=now)
 
 
 def _connection():

@@ -4,22 +4,19 @@ Amounts are signed integers in minor units of the account currency, with the
 currency's own digits (apps/core/money.py): negative amounts spend, positive
 ones credit. Every ledger row carries the balance after it (``ending_balance``),
 so the rows of one account and mode, oldest first, form a chain:
-``ending_balance = previous ending_balance + amount``. Rows are written only by
-``apps.billing.services.ledger_append``, which keeps that chain and the balance
-in step; nothing updates or deletes a row (a correction is a new ``adjustment``).
+``ending_balance = previous ending_balance + amount``. These rows and the balances are
+written only by apps/billing/ledger.py, which keeps that chain and the balance in step;
+nothing updates or deletes a row (a correction is a new ``adjustment``).
 """
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 TXN_PREFIX = "txn_"
-
-
-def new_txn_id() -> str:
-    return new_id(TXN_PREFIX)
+new_txn_id = id_default(TXN_PREFIX, "new_txn_id")
 
 
 class TransactionType(models.TextChoices):
@@ -100,10 +97,7 @@ class BalanceTransaction(models.Model):
 
 
 HOLD_PREFIX = "hold_"
-
-
-def new_hold_id() -> str:
-    return new_id(HOLD_PREFIX)
+new_hold_id = id_default(HOLD_PREFIX, "new_hold_id")
 
 
 class Hold(models.Model):
@@ -111,7 +105,7 @@ class Hold(models.Model):
     until it is released, when the call ends and its answered time is charged.
 
     A hold never moves the balance itself; the ledger row of the charge does. Written and
-    released by ``apps.billing.holds`` while the account's balance row is locked.
+    released by ``apps.billing.holds`` while the account's balance row is locked (the ledger's lock).
     """
 
     id = models.CharField(primary_key=True, max_length=32, default=new_hold_id, editable=False)

@@ -11,23 +11,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 CALL_PREFIX = "call_"
 TRANSCRIPT_PREFIX = "trs_"
 QUOTE_PREFIX = "quo_"
-
-
-def new_call_id() -> str:
-    return new_id(CALL_PREFIX)
-
-
-def new_transcript_id() -> str:
-    return new_id(TRANSCRIPT_PREFIX)
-
-
-def new_quote_id() -> str:
-    return new_id(QUOTE_PREFIX)
+new_call_id = id_default(CALL_PREFIX, "new_call_id")
+new_transcript_id = id_default(TRANSCRIPT_PREFIX, "new_transcript_id")
+new_quote_id = id_default(QUOTE_PREFIX, "new_quote_id")
 
 
 def default_currency() -> str:

@@ -120,6 +120,7 @@ class CallWrites:
     statements: list = field(default_factory=list)
     rows: list = field(default_factory=list)  # unsaved objects the statements insert
     events: list[str] = field(default_factory=list)
+    ledger_events: list = field(default_factory=list)  # what the charge publishes (apps/billing/ledger.py)
 
 
 def call_change(
@@ -146,8 +147,9 @@ def call_change(
         if amount > 0:
             charge = _charge(call, amount)
             if charge is not None:
-                writes.rows.append(charge[0])
-                writes.statements += charge[1]
+                writes.rows.append(charge.row)
+                writes.statements += charge.statements
+                writes.ledger_events += charge.events
         if call.hold_id:
             writes.statements.append(hold_release_statement(hold_id=call.hold_id, now=call.ended_at))
         call.spend = amount
@@ -172,6 +174,8 @@ def call_writes_send(writes: CallWrites) -> None:
     write_together(writes.statements, using=connection.alias)
     for obj in [writes.call] * writes.new + writes.rows:
         inserted(obj, connection)
+    for event in writes.ledger_events:
+        event.publish()
     _publish(writes.call, writes.events)
 
 

@@ -21,7 +21,7 @@ from apps.billing.holds import balance_amount_expression, balance_lock, charge_b
 from apps.core.errors import ApiError
 from apps.core.money import to_minor
 from apps.core.phones import readable
-from apps.core.sql import inserted, write_together
+from apps.core.sql import write_together
 from apps.telephony.public import TranscriptionRequest, carrier_for
 from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
@@ -70,7 +70,7 @@ def _charge(transcript: Transcript, call: Call, at: datetime) -> None:
     if balance is None:
         logger.error("transcript %s completed with a charge but its account has no balance row", transcript.id)
         return
-    charge, writes = charge_build(
+    charge = charge_build(
         balance=balance,
         amount=-transcript.amount,
         type="transcript",
@@ -79,8 +79,8 @@ def _charge(transcript: Transcript, call: Call, at: datetime) -> None:
         now=at,
     )
     connection = connections[router.db_for_write(Transcript)]
-    write_together(writes, using=connection.alias)
-    inserted(charge, connection)
+    write_together(charge.statements, using=connection.alias)
+    charge.sent(connection)
 
 
 def transcript_refresh(transcript: Transcript | None) -> bool:

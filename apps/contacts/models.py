@@ -8,14 +8,13 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 CONTACT_ID_PREFIX = "ct_"
 MAX_PHONE_NUMBERS = 10  # keeps a contact, and a page of them, a few KB
 
 
-def new_contact_id() -> str:
-    return new_id(CONTACT_ID_PREFIX)
+new_contact_id = id_default(CONTACT_ID_PREFIX, "new_contact_id")
 
 
 class Contact(models.Model):

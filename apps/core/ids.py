@@ -4,6 +4,7 @@ import hashlib
 import re
 import secrets
 import string
+import sys
 
 BASE62 = string.digits + string.ascii_letters
 ID_LENGTH = 24
@@ -23,6 +24,22 @@ def random_base62(length: int) -> str:
 
 def new_id(prefix: str, length: int = ID_LENGTH) -> str:
     return f"{prefix}{random_base62(length)}"
+
+
+def id_default(prefix: str, name: str):
+    """The default of a model's id field: a new id of ``prefix`` at each call.
+
+    Assign it to ``name`` at the top of the models module (``new_call_id = id_default("call_",
+    "new_call_id")``): it is named as a function written there would be, so that migrations
+    refer to it by that module and name.
+    """
+
+    def make() -> str:
+        return new_id(prefix)
+
+    make.__name__ = make.__qualname__ = name
+    make.__module__ = sys._getframe(1).f_globals["__name__"]
+    return make
 
 
 # The most characters an id's body may have. Ids made here have ID_LENGTH; the bound only keeps a

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.utils import timezone
 
+from apps.core.admin import ReadOnlyAdmin
+
 from . import schedules
 from .models import Job, JobStatus
 
@@ -37,7 +39,7 @@ class StateFilter(admin.SimpleListFilter):
 
 
 @admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
+class JobAdmin(ReadOnlyAdmin):
     """Read-only: work is changed by its handlers and the worker, not by hand."""
 
     list_display = ("id", "kind", "status", "subject", "run_at", "attempts", "locked_until", "created", "finished_at")
@@ -65,12 +67,3 @@ class JobAdmin(admin.ModelAdmin):
             for item in declared
         ]
         return super().changelist_view(request, {**(extra_context or {}), "schedules": rows})
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

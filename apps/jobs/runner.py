@@ -32,6 +32,7 @@ from django.db.models.sql.subqueries import UpdateQuery
 from django.utils import timezone
 
 from apps.core.ids import random_base62
+from apps.core.purge import delete_in_batches
 
 from . import bounds, conf, lanes, registry
 from .models import Job, JobStatus
@@ -140,8 +141,7 @@ def purge(*, now: datetime) -> int:
         (JobStatus.FAILED, conf.get("KEEP_FAILED_DAYS")),
     ):
         old = Job.objects.filter(status=status, created__lt=now - timedelta(days=days))
-        while ids := list(old.values_list("id", flat=True)[:PURGE_BATCH]):
-            removed += Job.objects.filter(id__in=ids).delete()[0]
+        removed += delete_in_batches(old, batch_size=PURGE_BATCH)
     return removed
 
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 MESSAGE_PREFIX = "msg_"
 # An SMS body is at most 10 concatenated segments here: 1,600 GSM characters.
@@ -19,8 +19,7 @@ MAX_BODY = 1600
 MAX_SENDER = 16
 
 
-def new_message_id() -> str:
-    return new_id(MESSAGE_PREFIX)
+new_message_id = id_default(MESSAGE_PREFIX, "new_message_id")
 
 
 class Message(models.Model):

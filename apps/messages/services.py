@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from apps.core.ids import is_id
 from apps.core.phones import canonical_or_none
+from apps.core.purge import delete_in_batches
 from apps.numbers.selectors import sms_numbers_in_service
 from apps.telephony.public import carrier_for
 from apps.telephony.public import events as ev
@@ -117,14 +118,7 @@ def messages_purge(*, now: datetime | None = None, days: int | None = None, batc
     in small batches so that a backlog never holds a long lock; returns how many were deleted."""
     days = settings.MESSAGE_RETENTION_DAYS if days is None else days
     cutoff = (now or timezone.now()) - timedelta(days=days)
-    deleted = 0
-    while True:
-        ids = list(Message.objects.filter(created__lt=cutoff).values_list("id", flat=True)[:batch_size])
-        if not ids:
-            return deleted
-        with transaction.atomic():
-            count, _ = Message.objects.filter(id__in=ids).delete()
-        deleted += count
+    return delete_in_batches(Message.objects.filter(created__lt=cutoff), batch_size=batch_size)
 
 
 def messages_delete_all(*, user, livemode: bool) -> None:

@@ -9,18 +9,12 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 NUMBER_ID_PREFIX = "num_"
 CALLER_ID_PREFIX = "cid_"
-
-
-def new_number_id() -> str:
-    return new_id(NUMBER_ID_PREFIX)
-
-
-def new_caller_id_id() -> str:
-    return new_id(CALLER_ID_PREFIX)
+new_number_id = id_default(NUMBER_ID_PREFIX, "new_number_id")
+new_caller_id_id = id_default(CALLER_ID_PREFIX, "new_caller_id_id")
 
 
 class NumberType(models.TextChoices):

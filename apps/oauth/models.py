@@ -21,7 +21,7 @@ from oauth2_provider.models import (
     AbstractRefreshToken,
 )
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 from .redirects import redirect_uri_matches
 
@@ -137,8 +137,7 @@ class IDToken(AbstractIDToken):
         swappable = "OAUTH2_PROVIDER_ID_TOKEN_MODEL"
 
 
-def new_transaction_id() -> str:
-    return new_id("otx_")
+new_transaction_id = id_default("otx_", "new_transaction_id")
 
 
 def default_transaction_expiry():

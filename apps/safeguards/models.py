@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 
 class ConnectionRules(models.Model):
@@ -31,8 +31,7 @@ class ConnectionRules(models.Model):
         return f"{self.client_id} of {self.user_id}"
 
 
-def new_decision_id() -> str:
-    return new_id("cnf_")
+new_decision_id = id_default("cnf_", "new_decision_id")
 
 
 class Decision(models.Model):

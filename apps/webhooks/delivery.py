@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS = (5, 300, 1800, 7200, 18000, 36000, 36000)
 TEST_MODE_RETRY_DELAYS = tuple(d for d in RETRY_DELAYS if d <= 300)
 JITTER = 0.10
+# The one schedule of a delivery's attempts also times the work queue's runs of one attempt that
+# failed before it was recorded (the database away): that attempt is run again at these
+# delays, at most once per slot, never on a schedule of the queue's own.
+ATTEMPT_RUNS = len(RETRY_DELAYS) + 1
 FAILING_AFTER = timedelta(days=5)
 USER_AGENT = "Webhooks/1.0"
 # What an attempt that got no HTTP answer records: one reason for a host that did not resolve to

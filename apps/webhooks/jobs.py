@@ -4,16 +4,16 @@ from datetime import timedelta
 
 from apps.jobs.public import DELIVERIES, handler, schedule
 
-from .delivery import deliver, disable_failing
+from .delivery import ATTEMPT_RUNS, RETRY_DELAYS, deliver, disable_failing
 from .fanout import JOB_KIND, purge_events
 
 
-# Not atomic: the POST must not hold a transaction open. A run that fails before it
-# records (the database away) is retried by the work queue; the attempt's own
-# schedule is the delivery's, written by ``record``.
+# Not atomic: the POST must not hold a transaction open. The next attempt after a recorded
+# failure is scheduled by ``delivery.record``; a run that fails before it records (the
+# database away) is run again by the work queue on that same schedule (delivery.py owns it).
 # Deliveries lane: at most 2 attempts of one account and 1 of one endpoint run at once, so
 # an account's hung receivers cost that account's slots only.
-@handler(JOB_KIND, atomic=False, max_attempts=20, retry_delays=(5, 30, 120, 600), lane=DELIVERIES)
+@handler(JOB_KIND, atomic=False, max_attempts=ATTEMPT_RUNS, retry_delays=RETRY_DELAYS, lane=DELIVERIES)
 def deliver_attempt(payload: dict) -> None:
     deliver(payload["delivery"])
 

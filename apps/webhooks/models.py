@@ -11,23 +11,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from apps.core.ids import new_id
+from apps.core.ids import id_default
 
 ENDPOINT_PREFIX = "we_"
 EVENT_PREFIX = "ev_"
 DELIVERY_PREFIX = "dlv_"
-
-
-def new_endpoint_id() -> str:
-    return new_id(ENDPOINT_PREFIX)
-
-
-def new_event_id() -> str:
-    return new_id(EVENT_PREFIX)
-
-
-def new_delivery_id() -> str:
-    return new_id(DELIVERY_PREFIX)
+new_endpoint_id = id_default(ENDPOINT_PREFIX, "new_endpoint_id")
+new_event_id = id_default(EVENT_PREFIX, "new_event_id")
+new_delivery_id = id_default(DELIVERY_PREFIX, "new_delivery_id")
 
 
 class OwnerKind(models.TextChoices):

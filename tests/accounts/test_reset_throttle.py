@@ -11,24 +11,16 @@ from django.core import mail
 from django.test import Client
 
 from apps.ratelimit import conf
-from apps.ratelimit.stores.memory import MemoryStore
+from tests.support import limiter
 from tests.support.factories import UserFactory
+from tests.support.limiter import DownStore
 
-from .throttle_helpers import Clock, DownStore, assert_refused_page, page_text
+from .throttle_helpers import assert_refused_page, page_text
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def store(clock, monkeypatch):
-    memory = MemoryStore(key_prefix="t", clock=clock)
-    monkeypatch.setattr(conf, "get_store", lambda: memory)
-    return memory
+# The limiter on a hand-driven clock (tests/support/limiter.py).
+clock, store = limiter.clock, limiter.store
 
 
 def reset(email, ip="198.51.100.7", client=None):

@@ -14,26 +14,18 @@ from django.test import Client, RequestFactory
 from apps.ratelimit import conf
 from apps.ratelimit.exceptions import RateLimited
 from apps.ratelimit.services import ratelimit_signin_attempt
-from apps.ratelimit.stores.memory import MemoryStore
+from tests.support import limiter
 from tests.support.factories import PASSWORD, UserFactory
+from tests.support.limiter import DownStore
 
-from .throttle_helpers import Clock, DownStore, assert_refused_page, page_text
+from .throttle_helpers import assert_refused_page, page_text
 
 pytestmark = pytest.mark.django_db
 
+# The limiter on a hand-driven clock (tests/support/limiter.py).
+clock, store = limiter.clock, limiter.store
+
 WAIT = "wait"
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def store(clock, monkeypatch):
-    memory = MemoryStore(key_prefix="t", clock=clock)
-    monkeypatch.setattr(conf, "get_store", lambda: memory)
-    return memory
 
 
 def sign_in(client, email, password, path="/login", ip="198.51.100.7"):

@@ -2,32 +2,6 @@
 
 import re
 
-from apps.ratelimit.stores.base import Store, StoreUnavailable
-
-
-class Clock:
-    """A hand-driven clock in seconds, for the in-process store."""
-
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-class DownStore(Store):
-    """A limiter store that cannot be reached."""
-
-    def evaluate(self, checks, *, now_ms=None):
-        raise StoreUnavailable("connection refused")
-
-    def clear(self):
-        raise StoreUnavailable("connection refused")
-
-
 CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
 
 

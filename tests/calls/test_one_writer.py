@@ -5,7 +5,6 @@ an end request and the demo's calls all go through ``states.call_change``; placi
 import ast
 import random
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -15,11 +14,10 @@ from apps.calls.models import Call, Status
 from apps.jobs.public import run_due
 from apps.webhooks.models import Event
 from tests.calls.callbacks import CALLEE, Placer, ready
+from tests.support.code_scan import WriteFinder, callee, offenders, writes_in
 from tests.support.envelope import assert_error
 
 pytestmark = pytest.mark.django_db
-
-APPS = Path(__file__).resolve().parents[2] / "apps"
 
 
 @pytest.fixture
@@ -109,37 +107,28 @@ ALLOWED = {
 }
 
 
-class StatusWrites(ast.NodeVisitor):
+class StatusWrites(WriteFinder):
     """Assignments to ``<x>.status`` where x names a call, ``Call(status=...)``, and ``status=`` in an
     ``update``/``update_row_statement`` of the calls table."""
-
-    def __init__(self):
-        self.found: list[tuple[str, int]] = []
-        self.function = "*"
-
-    def visit_FunctionDef(self, node):
-        outer, self.function = self.function, node.name
-        self.generic_visit(node)
-        self.function = outer
 
     def visit_Assign(self, node):
         for target in node.targets:
             if isinstance(target, ast.Attribute) and target.attr == "status" and _names_a_call(target.value):
-                self.found.append((self.function, node.lineno))
+                self.note(node)
         self.generic_visit(node)
 
     def visit_Call(self, node):
-        name = _callee(node.func)
+        name = callee(node.func)
         keywords = {k.arg for k in node.keywords}
         if name == "Call" and "status" in keywords:
-            self.found.append((self.function, node.lineno))
+            self.note(node)
         writes_status = "status" in keywords or None in keywords  # status=, or **fields
         # The calls table: Call.objects...update(), update_row_statement(Call, ...), bulk_update of calls.
         names_calls = "Call.objects" in ast.unparse(node.func) or (
             bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == "Call"
         )
         if name in ("update", "update_row_statement", "bulk_update") and writes_status and names_calls:
-            self.found.append((self.function, node.lineno))
+            self.note(node)
         self.generic_visit(node)
 
 
@@ -147,29 +136,12 @@ def _names_a_call(node) -> bool:
     return isinstance(node, ast.Name) and "call" in node.id.lower()
 
 
-def _callee(func) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-
-
 def test_nothing_else_writes_a_calls_status():
-    offenders = []
-    for path in sorted(APPS.rglob("*.py")):
-        if "migrations" in path.parts:
-            continue
-        source = path.read_text()
-        if "Call" not in source and "call" not in source:
-            continue
-        visitor = StatusWrites()
-        visitor.visit(ast.parse(source))
-        where = str(path.relative_to(APPS))
-        for function, line in visitor.found:
-            if (where, function) not in ALLOWED and (where, "*") not in ALLOWED:
-                offenders.append(f"{where}:{line} in {function}")
-    assert offenders == [], "write a call's state through apps.calls.states.call_change: " + ", ".join(offenders)
+    found = offenders(StatusWrites, allowed=ALLOWED, relevant=lambda source: "Call" in source or "call" in source)
+    assert found == [], "write a call's state through apps.calls.states.call_change: " + ", ".join(found)
 
 
 def test_the_check_sees_a_writer_it_does_not_allow():
-    visitor = StatusWrites()
-    visitor.visit(ast.parse("def sneak(call):\n    call.status = 'completed'\n    call.save()\n"))
-    visitor.visit(ast.parse("def bulk():\n    Call.objects.filter(pk=1).update(status='failed')\n"))
-    assert [function for function, _line in visitor.found] == ["sneak", "bulk"]
+    sneak = writes_in(StatusWrites, "def sneak(call):\n    call.status = 'completed'\n    call.save()\n")
+    bulk = writes_in(StatusWrites, "def bulk():\n    Call.objects.filter(pk=1).update(status='failed')\n")
+    assert [function for function, _line in sneak + bulk] == ["sneak", "bulk"]

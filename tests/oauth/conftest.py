@@ -4,9 +4,8 @@ import socket
 
 import pytest
 
-from apps.ratelimit import conf
-from apps.ratelimit.stores.memory import MemoryStore
 from tests.oauth.cimd_support import FIXTURE_HOSTS, FakeDNS, SlowHost, make_certificates, start_https_server
+from tests.support.limiter import memory_limiter
 
 
 @pytest.fixture(scope="session")
@@ -49,22 +48,7 @@ def slow_host():
     host.close()
 
 
-class Clock:
-    """A hand-driven clock in seconds."""
-
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def limiter(monkeypatch):
     """The limiter's store for this test: in-process, on a hand-driven clock (``limiter.clock``)."""
-    store = MemoryStore(key_prefix="t", clock=Clock())
-    monkeypatch.setattr(conf, "get_store", lambda: store)
-    return store
+    return memory_limiter(monkeypatch)

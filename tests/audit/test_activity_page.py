@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent, EventType
 from apps.audit.selectors import audit_list_for_user
 from apps.audit.services import actor_client, actor_user, audit_record
+from apps.audit.views import PAGE_SIZE
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.oauth import make_client, signed_in
 
@@ -55,11 +56,11 @@ def test_page_shows_own_entries_newest_first(user):
 
 
 def test_page_paginates(user):
-    for _ in range(55):
+    for _ in range(PAGE_SIZE + 5):
         audit_record(event_type=EventType.API_KEY_CREATED, user=user)
     browser = signed_in(user)
     first = browser.get("/settings/activity")
-    assert first.content.decode().count('data-event-type="api_key.created"') == 50
+    assert first.content.decode().count('data-event-type="api_key.created"') == PAGE_SIZE
     older = first.context["older_url"]
     assert older.startswith("?after=evt_")
     assert browser.get("/settings/activity" + older).content.decode().count('data-event-type="api_key.created"') == 5

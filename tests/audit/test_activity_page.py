@@ -165,3 +165,29 @@ def test_who_acted_is_said_in_words(user):
     text = visible_text(signed_in(user).get("/settings/activity").content.decode())
     assert "You" in text and "Service staff" in text and "The app" in text
     assert staff.pk not in text and user.pk not in text
+
+
+def test_an_event_with_a_sentence_says_it_once(user):
+    from apps.audit.services import audit_sensitive_action
+    from apps.credentials.principal import Principal
+
+    app = make_client(name="Pocket Assistant")
+    principal = Principal(kind="oauth", user=user, credential_id=app.client_id, client_id=app.client_id)
+    audit_sensitive_action(
+        principal=principal, event_type=EventType.MESSAGES_READ, summary="read 2 messages of +44 20 7183 8750"
+    )
+    html = signed_in(user).get("/settings/activity").content.decode()
+    row = html[html.index('data-event-type="messages.read"') :]
+    what = row[row.index('data-label="What"') :]
+    what = what[: what.index("</td>")]
+    # The sentence alone; the kind's title only as its tooltip, not a second line saying the same.
+    label = EventType.MESSAGES_READ.label
+    assert f'title="{label}">Read 2 messages of +44 20 7183 8750</span>' in what
+    assert what.count(label) == 1
+
+
+def test_another_accounts_events_are_never_listed(user):
+    eve = UserFactory(email="eve@example.com")
+    audit_record(event_type=EventType.API_KEY_CREATED, user=eve, key_id="key_of_eve")
+    html = signed_in(user).get("/settings/activity").content.decode()
+    assert "key_of_eve" not in html and 'data-event-type="api_key.created"' not in html

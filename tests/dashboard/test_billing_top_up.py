@@ -9,8 +9,8 @@ from django.test import Client
 from apps.billing.models import Balance, BalanceTransaction
 from apps.billing.public import top_up_choices
 from tests.billing.factories import append, chain_holds
-from tests.dashboard.test_billing_page import signed_in
 from tests.support.factories import UserFactory
+from tests.support.oauth import signed_in
 
 pytestmark = pytest.mark.django_db
 

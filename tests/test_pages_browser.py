@@ -203,7 +203,7 @@ def test_revoke_asks_first(service, width):
         page.once("dialog", dismiss)
         row.locator("button", has_text="Revoke").click()
         assert asked and "Reporting script" in asked[0]
-        assert row.locator(".badge").text_content() == "live"
+        assert row.locator(".badge.status").text_content() == "active"
 
         page.once("dialog", lambda dialog: dialog.accept())
         row.locator("button", has_text="Revoke").click()

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET
 from .models import EVENT_KINDS, ActorType, AuditEvent, EventType
 from .selectors import audit_activity, audit_app_client_ids, audit_event_for_user, audit_page, audit_subject_names
 
-PAGE_SIZE = 50
+# A page a phone scrolls through in a few screens.
+PAGE_SIZE = 20
 
 
 @dataclass

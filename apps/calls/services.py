@@ -32,6 +32,7 @@ from .destinations import destination_check
 from .limits import Price, credits_check, limits_check, longest_call, usage_annotations
 from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, Transcript, new_call_id
 from .selectors import calls_of, is_call_id
+from .spoken import length
 from .states import advance, call_change, call_writes_send
 
 QUOTE_LIFETIME = timedelta(minutes=10)
@@ -173,13 +174,15 @@ def _usage(row) -> dict:
 def call_audit(principal, event_type: str, call: Call, at: datetime):
     """The audit row of a call placed or ended by an app or key (shown on Activity and the app's entry)."""
     verb = "placed" if event_type == EventType.CALL_PLACED else "ended"
-    return audit_sensitive_event(
-        principal=principal,
-        event_type=event_type,
-        summary=f"{verb} a call to {readable(call.to_number)}",
-        data={"call": call.id, "to": call.to_number},
-        at=at,
-    )
+    summary, data = f"{verb} a call to {readable(call.to_number)}", {"call": call.id, "to": call.to_number}
+    if event_type == EventType.CALL_ENDED:
+        # An ended call is listed with its length, as the ledger's row of its charge is.
+        if call.answered_at:
+            summary += f" after {length(call.duration or 0)}"
+        else:
+            summary += " before it was answered"
+        data["duration"] = call.duration or 0
+    return audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data, at=at)
 
 
 def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:

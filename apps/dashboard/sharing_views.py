@@ -22,6 +22,8 @@ MAX_NUMBERS_PER_POST = 200
 def sharing_page(request):
     if request.method == "POST":
         opted_in = set(request.POST.getlist("messages_opt_in"))
+        # A number that cannot receive SMS has no messages to share: the page offers no switch for it.
+        offered = {number.id for number in number_list_for_sharing(user=request.user) if number.sms}
         with transaction.atomic():
             # Unticked checkboxes are absent from the form: absent means off.
             sharing_update(
@@ -31,6 +33,8 @@ def sharing_page(request):
             )
             # Only the numbers the page showed: a number rented since keeps its switch.
             for number_id in request.POST.getlist("numbers_shown")[:MAX_NUMBERS_PER_POST]:
+                if number_id not in offered:
+                    continue
                 try:
                     number_set_messages_opt_in(user=request.user, number_id=number_id, value=number_id in opted_in)
                 except NumberNotFound:

@@ -8,6 +8,7 @@ from . import billing_views, confirm_views, connected_apps_views, sharing_views,
 urlpatterns = [
     path("", views.home, name="home"),
     path("billing", billing_views.billing_page, name="billing-page"),
+    path("billing/test-top-up", billing_views.test_top_up_form, name="billing-test-top-up"),
     path("settings/sharing", sharing_views.sharing_page, name="sharing-page"),
     path("settings/connected-apps", connected_apps_views.connected_apps_page, name="connected-apps-page"),
     path("settings/connected-apps/disconnect", connected_apps_views.disconnect_form, name="connected-apps-disconnect"),

@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from apps.accounts.selectors import sharing_get
-from apps.billing.selectors import balance_get
+from apps.billing.public import balance_get
 from apps.core.money import display
 from apps.credentials.principal import session_principal
 from apps.numbers.selectors import number_list_for_sharing

@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent, EventType
 from apps.audit.selectors import audit_list_for_user
 from apps.audit.services import actor_client, actor_user, audit_record
+from apps.audit.views import PAGE_SIZE
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.oauth import make_client, signed_in
 
@@ -55,11 +56,11 @@ def test_page_shows_own_entries_newest_first(user):
 
 
 def test_page_paginates(user):
-    for _ in range(55):
+    for _ in range(PAGE_SIZE + 5):
         audit_record(event_type=EventType.API_KEY_CREATED, user=user)
     browser = signed_in(user)
     first = browser.get("/settings/activity")
-    assert first.content.decode().count('data-event-type="api_key.created"') == 50
+    assert first.content.decode().count('data-event-type="api_key.created"') == PAGE_SIZE
     older = first.context["older_url"]
     assert older.startswith("?after=evt_")
     assert browser.get("/settings/activity" + older).content.decode().count('data-event-type="api_key.created"') == 5
@@ -164,3 +165,29 @@ def test_who_acted_is_said_in_words(user):
     text = visible_text(signed_in(user).get("/settings/activity").content.decode())
     assert "You" in text and "Service staff" in text and "The app" in text
     assert staff.pk not in text and user.pk not in text
+
+
+def test_an_event_with_a_sentence_says_it_once(user):
+    from apps.audit.services import audit_sensitive_action
+    from apps.credentials.principal import Principal
+
+    app = make_client(name="Pocket Assistant")
+    principal = Principal(kind="oauth", user=user, credential_id=app.client_id, client_id=app.client_id)
+    audit_sensitive_action(
+        principal=principal, event_type=EventType.MESSAGES_READ, summary="read 2 messages of +44 20 7183 8750"
+    )
+    html = signed_in(user).get("/settings/activity").content.decode()
+    row = html[html.index('data-event-type="messages.read"') :]
+    what = row[row.index('data-label="What"') :]
+    what = what[: what.index("</td>")]
+    # The sentence alone; the kind's title only as its tooltip, not a second line saying the same.
+    label = EventType.MESSAGES_READ.label
+    assert f'title="{label}">Read 2 messages of +44 20 7183 8750</span>' in what
+    assert what.count(label) == 1
+
+
+def test_another_accounts_events_are_never_listed(user):
+    eve = UserFactory(email="eve@example.com")
+    audit_record(event_type=EventType.API_KEY_CREATED, user=eve, key_id="key_of_eve")
+    html = signed_in(user).get("/settings/activity").content.decode()
+    assert "key_of_eve" not in html and 'data-event-type="api_key.created"' not in html

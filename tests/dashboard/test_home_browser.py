@@ -33,6 +33,8 @@ def test_home_shows_what_apps_can_see(service, width):
     sharing_update(user=user, call_summaries=True, message_reading=True)
     app = make_client(name="Pocket Assistant with a long name for a small screen")
     issue(user, app, resource=f"{service}/mcp", scope="rates:read credits:read calls:place")
+    for host in ("notes.example.com", "notes.example.net"):
+        issue(user, make_client(name="Notes", redirect_uris=f"https://{host}/cb"), resource=f"{service}/mcp")
     require_browser()
     from playwright.sync_api import sync_playwright
 
@@ -43,10 +45,28 @@ def test_home_shows_what_apps_can_see(service, width):
             sign_in(page, service, user.email)
             seen = page.inner_text("#visible")
             assert "$23.63" in seen
-            assert "+442071838750: shares its messages" in seen
-            assert "+442079460011 (Office line with a long descriptive label): messages not shared" in seen
+            # Numbers as people read them, E.164 kept for copying in the title.
+            assert "+44 20 7183 8750: shares its messages" in seen
+            assert "+44 20 7946 0011 (Office line with a long descriptive label): cannot receive SMS" in seen
+            shared_number = page.locator("#home-numbers [data-e164='+442071838750']")
+            assert shared_number.get_attribute("title").startswith("+442071838750")
             assert "On: apps allowed to read transcripts can read your call summaries" in seen
             assert "Pocket Assistant with a long name for a small screen: 3 permissions, 1 sensitive" in seen
+            # Two apps of one name told apart by where they send you and when you connected them.
+            twins = page.locator("#home-apps li", has_text="Notes").all()
+            assert len(twins) == 2
+            origins = [twin.locator(".app-origin").inner_text() for twin in twins]
+            assert {origin.split(" · ")[0] for origin in origins} == {"notes.example.com", "notes.example.net"}
+            assert all(" · connected " in origin for origin in origins)
+            # No empty gap under "Copy" until there is something to say.
+            gap = page.evaluate(
+                """() => {
+                  const button = document.getElementById('copy-mcp-url').getBoundingClientRect();
+                  const next = document.getElementById('docs-mcp-link').getBoundingClientRect();
+                  return next.top - button.bottom;
+                }"""
+            )
+            assert gap < 32, f"{gap}px between Copy and the next line"
             assert_fits(page, "home")
             for link, path in LINKS.items():
                 page.goto(f"{service}/")

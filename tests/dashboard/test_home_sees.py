@@ -49,9 +49,12 @@ def test_balance_numbers_switch_and_apps(user):
     words = text(html)
 
     assert "$23.63" in words
-    assert "+442071838750 : shares its messages" in words
-    assert "+442079460011 (Office): messages not shared" in words
-    assert "+442079460099" not in words
+    # Numbers as people read them; E.164, for copying, in the title and a data attribute.
+    assert "+44 20 7183 8750 : shares its messages" in words
+    assert 'data-e164="+442071838750" title="+442071838750 (at home: 020 7183 8750)"' in html
+    # A number without SMS has no messages to share, and says so rather than "not shared".
+    assert "+44 20 7946 0011 (Office): cannot receive SMS" in words
+    assert "+442079460099" not in html and "+44 20 7946 0099" not in words
     assert "On : apps allowed to read transcripts can read your call summaries" in words
     assert "Pocket Assistant : 3 permissions, 1 sensitive" in words
     assert f'data-client-id="{app.client_id}"' in html
@@ -66,3 +69,29 @@ def test_home_costs_a_bounded_number_of_queries(user, django_assert_max_num_quer
     # session, user, balance, numbers, sharing, connections (3)
     with django_assert_max_num_queries(8):
         browser.get("/")
+
+
+def test_two_apps_of_one_name_are_told_apart_by_host_and_date(user):
+    from django.utils import timezone
+
+    first = make_client(name="Assistant", redirect_uris="https://one.example.com/cb")
+    second = make_client(name="Assistant", redirect_uris="https://two.example.org/cb")
+    issue(user, first, scope="rates:read")
+    issue(user, second, scope="rates:read")
+    html = section(signed_in(user).get("/").content.decode())
+    entries = re.findall(r'<li data-client-id="[^"]+">.*?</li>', html, re.S)
+    assert len(entries) == 2
+    assert "one.example.com" in entries[0] + entries[1] and "two.example.org" in entries[0] + entries[1]
+    today = timezone.now()
+    assert all(f"connected {today.day} {today:%b %Y}" in text(entry) for entry in entries), entries
+
+
+def test_another_accounts_numbers_and_apps_are_never_shown(user):
+    from tests.support.factories import UserFactory
+
+    eve = UserFactory(email="eve@example.com")
+    make_number(eve, "+442079460055", sms=True)
+    issue(eve, make_client(name="Eve's Assistant"), scope="rates:read")
+    append(eve, type="top_up", amount=4242)
+    html = section(signed_in(user).get("/").content.decode())
+    assert "+442079460055" not in html and "Eve's Assistant" not in html and "$42.42" not in html

@@ -10,7 +10,7 @@ from apps.numbers.models import Number
 from apps.numbers.services import NumberNotFound, number_set_messages_opt_in
 from tests.support.factories import UserFactory, make_api_key
 
-from .factories import make_number
+from .factories import make_number as rent
 
 pytestmark = pytest.mark.django_db
 
@@ -20,6 +20,12 @@ def browser(user):
     client = Client()
     client.force_login(user)
     return client
+
+
+def make_number(user, number="+442071838750", **fields):
+    """A number that can receive SMS: the only kind the sharing screen offers a switch for."""
+    fields.setdefault("sms", True)
+    return rent(user, number, **fields)
 
 
 def opt_in_of(number) -> bool:
@@ -38,10 +44,12 @@ def test_the_page_shows_each_active_number_of_both_modes_unticked(user, browser)
     others = make_number(UserFactory(), "+442071838753")
     html = browser.get("/settings/sharing").content.decode()
     assert f'name="messages_opt_in" value="{london.id}"' in html
-    assert "+442071838750 (London office)" in html
+    # As people read a number, E.164 kept in its title.
+    assert 'title="+442071838750 (at home: 020 7183 8750)">+44 20 7183 8750</span> (London office)' in html
     assert f'name="messages_opt_in" value="{berlin.id}"' in html
     # Test-mode numbers are listed too, marked.
-    assert f'value="{test_mode.id}" > +442071838752 <span class="muted">test mode</span>' in html
+    assert f'value="{test_mode.id}" > <span><span class="phone nowrap" data-e164="+442071838752"' in html
+    assert '+44 20 7183 8752</span> <span class="muted">test mode</span>' in html
     for hidden in (canceled, others):
         assert hidden.id not in html
     assert "checked" not in html
@@ -136,3 +144,13 @@ def test_the_switch_gates_nothing_yet_but_the_api_shows_it(user, client):
     _key, secret = make_api_key(user, scopes=["numbers:read"])
     body = client.get(f"/v1/numbers/{number.id}", HTTP_AUTHORIZATION=f"Bearer {secret}").json()
     assert body["messages_opt_in"] is True
+
+
+def test_a_number_that_cannot_receive_sms_is_listed_without_a_switch(user, browser):
+    voice_only = make_number(user, "+442071838759", sms=False)
+    html = browser.get("/settings/sharing").content.decode()
+    assert f'value="{voice_only.id}"' not in html
+    assert "+44 20 7183 8759</span>: cannot receive SMS, so it has no messages to share." in html
+    # Not offered, so not switched, even by a hand-made form.
+    browser.post("/settings/sharing", {"numbers_shown": [voice_only.id], "messages_opt_in": [voice_only.id]})
+    assert opt_in_of(voice_only) is False

@@ -1,9 +1,24 @@
+from datetime import UTC, datetime
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
+from apps.apikeys.models import ApiKey
 from apps.apikeys.services import DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, apikey_create
 from apps.core.errors import ApiError
 from apps.credentials.scopes import ALL_SCOPES, READ_ONLY_STARTER_SET, SENSITIVE_SCOPES
+
+NAME_MAX = ApiKey._meta.get_field("name").max_length
+
+
+def default_name(*, scopes: list[str], test: bool, now: datetime) -> str:
+    """A name that tells one command-line key from another on the API keys page: where it was
+    made, when (to the second), its mode and its scopes, cut to the longest name a key takes."""
+    what = "read-only starter set" if scopes == list(READ_ONLY_STARTER_SET) else " ".join(scopes)
+    at = now.astimezone(UTC)
+    name = f"CLI {at.day} {at:%b %Y, %H:%M:%S} UTC{' test' if test else ''}: {what}"
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
 
 
 class Command(BaseCommand):
@@ -15,7 +30,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--email", required=True, help="the account the key acts for")
-        parser.add_argument("--name", default="CLI key")
+        parser.add_argument(
+            "--name",
+            default=None,
+            help=(
+                "the key's name on the API keys page; default: made on the command line, when, and what it "
+                'may do, e.g. "CLI 28 Nov 2026, 14:03:07 UTC: read-only starter set"'
+            ),
+        )
         parser.add_argument(
             "--scopes",
             default=" ".join(READ_ONLY_STARTER_SET),
@@ -42,7 +64,7 @@ class Command(BaseCommand):
         try:
             key, secret = apikey_create(
                 user=user,
-                name=o["name"],
+                name=o["name"] or default_name(scopes=o["scopes"].split(), test=o["test"], now=timezone.now()),
                 scopes=o["scopes"].split(),
                 expires_in_days=o["expires_in_days"],
                 ip_allowlist=[e.strip() for e in o["ip_allowlist"].split(",") if e.strip()],

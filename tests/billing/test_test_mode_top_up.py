@@ -1,0 +1,60 @@
+"""The test balance's top-up (apps.billing.public.top_up_test_balance): the test balance only, a
+bounded amount, once per form however the two sends of it interleave (PostgreSQL for the race)."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from apps.billing.models import Balance, BalanceTransaction
+from apps.billing.public import TopUpRefused, top_up_choices, top_up_test_balance
+from tests.billing.factories import append, chain_holds
+
+FORM = "form-0123456789abcdef"
+
+
+@pytest.mark.django_db
+def test_the_test_balance_only_and_once_per_form(user):
+    append(user, type="top_up", amount=2500)
+    amount = top_up_choices()[0]
+    row, written = top_up_test_balance(user=user, amount=amount, request_id=FORM)
+    again, written_again = top_up_test_balance(user=user, amount=amount, request_id=FORM)
+    assert written and not written_again and again.pk == row.pk
+    assert (row.livemode, row.type, row.amount) == (False, "top_up", amount)
+    assert Balance.objects.get(user=user, livemode=True).amount == 2500
+    assert Balance.objects.get(user=user, livemode=False).amount == amount
+    assert chain_holds(user, livemode=False)
+
+
+@pytest.mark.django_db
+def test_an_amount_not_offered_writes_nothing(user):
+    for amount in (0, -500, 1, top_up_choices()[-1] + 1):
+        with pytest.raises(TopUpRefused):
+            top_up_test_balance(user=user, amount=amount, request_id=FORM)
+    assert not BalanceTransaction.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sends_of_one_form_at_once_credit_once(user):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises every write anyway")
+    append(user, type="top_up", amount=100, livemode=False)  # the balance row exists: both wait on its lock
+    barrier, errors, written = threading.Barrier(2), [], []
+
+    def send():
+        try:
+            barrier.wait()
+            written.append(top_up_test_balance(user=user, amount=top_up_choices()[0], request_id=FORM)[1])
+        except Exception as exc:  # reported below, the thread must not die silently
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and sorted(written) == [False, True]
+    assert BalanceTransaction.objects.filter(user=user, livemode=False).count() == 2
+    assert chain_holds(user, livemode=False)

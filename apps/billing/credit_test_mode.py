@@ -2,7 +2,7 @@
 
 Test mode places simulated calls against a balance of its own; a user trying their tools
 needs credit there without any money moving. Only the test balance is ever credited, by
-a bounded amount, through ``ledger_append`` like every other movement of a balance.
+a bounded amount, through the ledger's one writer (``ledger.py``) like every other movement of a balance.
 """
 
 import re
@@ -13,8 +13,8 @@ from django.db import transaction
 
 from apps.core.money import display, to_minor
 
+from .ledger import balance_lock, entry_check, ledger_entry, ledger_send
 from .models import BalanceTransaction, TransactionType
-from .services import _locked_balance, ledger_append
 
 # What one top-up may add and the most a test balance may hold, in major units of the currency.
 TOP_UP_CHOICES = (Decimal(5), Decimal(20), Decimal(100))
@@ -22,6 +22,7 @@ TEST_BALANCE_MAX = Decimal(1000)
 # The form's own id: a double submit of one form sends it twice and credits once.
 _REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,48}")
 SOURCE_PREFIX = "testtopup_"
+DESCRIPTION = "Test-mode top-up from the billing page"
 
 
 class TopUpRefused(ValueError):
@@ -48,18 +49,14 @@ def top_up_test_balance(*, user, amount: int, request_id: str) -> tuple[BalanceT
     cap = int(to_minor(TEST_BALANCE_MAX, settings.SERVICE_CURRENCY))
     with transaction.atomic():
         # The test balance's row lock: a second submit of the same form waits here, then finds the first's row.
-        balance = _locked_balance(user_id=user.pk, livemode=False)
+        balance = balance_lock(user_id=user.pk, livemode=False, create=True)
         done = BalanceTransaction.objects.filter(user_id=user.pk, livemode=False, source=source).first()
         if done is not None:
             return done, False
         if balance.amount + amount > cap:
             raise TopUpRefused(f"A test balance holds at most {display(cap, balance.currency)}.")
-        row = ledger_append(
-            user=user,
-            livemode=False,
-            amount=amount,
-            type=TransactionType.TOP_UP,
-            source=source,
-            description="Test-mode top-up from the billing page",
-        )
-    return row, True
+        entry = dict(amount=amount, type=TransactionType.TOP_UP, source=source, description=DESCRIPTION)
+        entry_check(**entry)
+        writes = ledger_entry(balance=balance, **entry)
+        ledger_send(writes)
+    return writes.row, True

@@ -125,6 +125,8 @@ def test_make_apikey_as_the_makefile_runs_it_names_the_key_by_its_scopes():
     command = command.replace("$(DEMO_EMAIL)", "demo@example.com")
     command = re.sub(r"\$\(if \$\(SCOPES\),([^)]*\"\$\(SCOPES\)\")\)", r"\1", command)
     command = command.replace("$(SCOPES)", "calls:read calls:place")
+    # TEST not given: make takes the live branch of the mode's $(if ...).
+    command = re.sub(r"\$\(if \$\(filter-out 0,\$\(TEST\)\),[^,]*,([^)]*)\)", r"\1", command)
     assert "$(" not in command, command
     secret, _err = run_as_written(command)
     key = ApiKey.objects.get()

@@ -172,8 +172,11 @@ def call_audit(principal, event_type: str, call: Call, at: datetime):
     )
 
 
-def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
-    """Place the quote ``quote_id`` as a callback call: 201 ``ringing_you`` and a hold of its max amount."""
+def call_place(*, principal, quote_id, now: datetime | None = None, also=None) -> Call:
+    """Place the quote ``quote_id`` as a callback call: 201 ``ringing_you`` and a hold of its max amount.
+
+    ``also(call)`` gives the caller's own writes that belong with the placement (the request's stored
+    answer, made from the call as it is written), sent with the call's in one round trip."""
     now = now or timezone.now()
     user_id, livemode = principal.user.pk, principal.livemode
     if not is_quote_id(quote_id):
@@ -208,11 +211,13 @@ def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
         )
         longest, _ = longest_call(available=available, caps_left=caps_left, price=price)
         max_duration = min(quote.max_duration, longest)
-        call = _placed_call(principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now)
+        call = _placed_call(
+            principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now, also=also
+        )
     return call
 
 
-def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int, now: datetime) -> Call:
+def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int, now: datetime, also) -> Call:
     connection = connections[router.db_for_write(Call)]
     call = Call(
         id=new_call_id(),
@@ -274,6 +279,8 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         audit=call_audit(principal, EventType.CALL_PLACED, call, now),
         also=[update_row_statement(Quote, quote.pk, connection, call_id=call.id), *carrier_writes],
     )
+    if also is not None:
+        writes.statements += also(call)
     try:
         call_writes_send(writes)
     except IntegrityError:

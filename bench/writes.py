@@ -214,15 +214,25 @@ def _per_second(name: str, figures: dict) -> float:
     return _median(figures[name]["rps"]) / (3 if name == "flow" else 1)
 
 
+def _ratio(name: str, figures: dict) -> float:
+    """The median over the rounds of the case's figure over the rate read's of the same round: the
+    machine drifts from one minute to the next, a round's cases are seconds apart."""
+    per_round = [
+        case / (3 if name == "flow" else 1) / rate
+        for case, rate in zip(figures[name]["rps"], figures["rate"]["rps"], strict=True)
+        if rate
+    ]
+    return _median(per_round)
+
+
 def _rows(figures: dict, statements: dict, profile: dict) -> list[str]:
-    reference = _per_second("rate", figures)
     rows = []
     for name in CASES:
         per_second = _per_second(name, figures)
         total, webhooks = statements[name]
         shares = profile[name]
         rows.append(
-            f"| {LABELS[name]} | {per_second:.1f} | {per_second / reference:.2f} | {_median(figures[name]['p99']):.1f} "
+            f"| {LABELS[name]} | {per_second:.1f} | {_ratio(name, figures):.2f} | {_median(figures[name]['p99']):.1f} "
             f"| {total - webhooks:.1f} (+{webhooks:.1f}) | {shares['ms']:.1f} | {shares['database']:.0%} "
             f"| {shares['redis']:.0%} | {shares['python']:.0%} | {figures[name]['errors']} |"
         )
@@ -230,10 +240,8 @@ def _rows(figures: dict, statements: dict, profile: dict) -> list[str]:
 
 
 def _write_docs(args, rows: list[str], figures: dict, statements: dict) -> None:
-    reference = _per_second("rate", figures)
     met = ", ".join(
-        f"{'a quote' if name == 'quote' else 'a placement'} {_per_second(name, figures) / reference:.2f} "
-        f"(target at least {target})"
+        f"{'a quote' if name == 'quote' else 'a placement'} {_ratio(name, figures):.2f} (target at least {target})"
         for name, target in TARGETS.items()
     )
     flow_total, flow_webhooks = statements["flow"]
@@ -245,8 +253,9 @@ PostgreSQL and Redis local: gunicorn with production's configuration and worker 
 threads, one connection each, each thread its own accounts: an account's next quote waits for its
 call's end), the simulator as the carrier, the caps raised and the limiter's budgets a thousand times
 larger, so nothing is refused. The three cases alternate in {args.rounds} rounds of {args.duration} s
-(the order reversed every other round); medians. A placement is the quote, the placement and the
-end: its figure is placements a second, its p99 that of its requests. Statements a request (a
+(the order reversed every other round); medians, each ratio the median of the rounds' own (a
+round's cases seconds apart). A placement is the quote, the placement and the end: its figure is
+placements a second, its p99 that of its requests. Statements a request (a
 placement's three together), BEGIN and COMMIT not counted, in brackets the webhook events' (the
 event's row and the read of the endpoints that hear of it, the webhooks app's own). The profile
 (cProfile, in-process, {args.profile_requests} of each on the same database): milliseconds a

@@ -49,16 +49,27 @@ TARGETS = {"quote": 0.5, "flow": 0.2}
 MAX_FLOW_STATEMENTS = 8
 
 
-def _accounts(count: int) -> list[str]:
+def _end_live_calls(server, keys: dict[str, str], connections: int) -> None:
+    """End, through the API, each call a round left live (wrk stops mid-placement): else the account's
+    next placement is refused as a call in progress."""
+    from apps.calls.models import LIVE_STATUSES, Call
+
+    live = Call.objects.filter(status__in=sorted(LIVE_STATUSES)).exclude(quote_id="").values_list("id", "user_id")
+    ends = [f"POST\t/v1/calls/{call}/end\tAuthorization: Bearer {keys[user]}\t" for call, user in live]
+    if ends:
+        measure.send_all(ends, server, connections=connections)
+
+
+def _accounts(count: int) -> dict[str, str]:
     from tests.calls.callbacks import ready
     from tests.support.factories import UserFactory, make_api_key
 
-    secrets_ = []
+    keys = {}  # user id -> the secret of its key
     for index in range(count):
         user = UserFactory()
         ready(user, credit=10**9, rates_too=index == 0)
-        secrets_.append(make_api_key(user, scopes=["calls:place", "calls:read", "rates:read"])[1])
-    return secrets_
+        keys[user.pk] = make_api_key(user, scopes=["calls:place", "calls:read", "rates:read"])[1]
+    return keys
 
 
 def _cases(secret: str):
@@ -172,7 +183,8 @@ def run(args) -> int:
         return 2
     from tests.calls.callbacks import CALLEE
 
-    keys = _accounts(args.accounts + 1)
+    by_user = _accounts(args.accounts + 1)
+    keys = list(by_user.values())
     cases = _cases(keys.pop())  # one account of its own for the counts and the profile
     statements = statements_of(cases)
     profile = profile_of(cases, args.profile_requests)
@@ -191,6 +203,7 @@ def run(args) -> int:
             measure.send_all(me, server, connections=args.threads)  # cached afresh: entries live 60 s
             for name in CASES if number % 2 == 0 else reversed(CASES):
                 rps, p99, errors = _wrk(name, lines, args)
+                _end_live_calls(server, by_user, args.threads)
                 figures[name]["rps"].append(rps)
                 figures[name]["p99"].append(p99)
                 figures[name]["errors"] += errors

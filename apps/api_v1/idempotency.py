@@ -10,7 +10,9 @@ URL table to keep it that way). The flow for a request that carries the header:
    the first has finished).
 2. The handler runs inside a transaction that also writes the response into the
    claimed row, so the operation's writes and its record commit together: a
-   crash leaves neither, and an abandoned claim can be taken over safely.
+   crash leaves neither, and an abandoned claim can be taken over safely. A
+   handler that sends its writes as one statement may send that write with
+   them (``idempotency_outcome_statements``): one round trip fewer.
 3. Only successful (2xx) outcomes are kept. Errors change nothing (house rule),
    so the claim is released and a retry with the same key runs again.
 
@@ -174,6 +176,9 @@ def idempotency_complete(*, claim: Claim, status: int, body) -> None:
     claim.completed = True
 
 
+_COLUMNS = ("id", "lock_token", "response_status")
+
+
 def idempotency_complete_statement(*, claim: Claim, status: int, body) -> Statement:
     """``idempotency_complete``'s UPDATE as a statement (apps/core/sql.py) for the operation to send with
     its own writes in one round trip; ``write_together`` raises ``NothingWritten`` when the claim was
@@ -186,9 +191,6 @@ def idempotency_complete_statement(*, claim: Claim, status: int, body) -> Statem
     # Only while this request still holds the claim, as idempotency_complete's filter says.
     held = f" AND {column['lock_token']} = %s AND {column['response_status']} IS NULL RETURNING {column['id']}"
     return Statement(update.sql + held, [*update.params, claim.token], required=True)
-
-
-_COLUMNS = ("id", "lock_token", "response_status")
 
 
 def idempotency_release(*, claim: Claim) -> None:

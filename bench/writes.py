@@ -26,6 +26,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -54,6 +55,7 @@ def _end_live_calls(server, keys: dict[str, str], connections: int) -> None:
     next placement is refused as a call in progress."""
     from apps.calls.models import LIVE_STATUSES, Call
 
+    time.sleep(1)  # the requests wrk left in flight when it stopped finish first
     live = Call.objects.filter(status__in=sorted(LIVE_STATUSES)).exclude(quote_id="").values_list("id", "user_id")
     ends = [f"POST\t/v1/calls/{call}/end\tAuthorization: Bearer {keys[user]}\t" for call, user in live]
     if ends:

@@ -293,13 +293,14 @@ WHAT_BOUNDS = (
     "the worker's Python (credential, limiter, serializer). A quote reads the rate, the caller IDs, the "
     "balance, the holds and the caps' usage in one statement compiled once per process "
     "(apps/calls/usage.py) and writes its row: two round trips, the second a commit PostgreSQL flushes "
-    "to its log before it answers; its Python is the rate read's plus the checks and the ORM's INSERT. "
+    "to its log before it answers; its Python is the rate read's plus the checks and its row's INSERT. "
     "A placement adds the idempotency key's claim (its own committed transaction, so that two requests "
     "with one key never both run), the balance row's lock (every placement of one account queues on "
     "it, so the caps and the balance are read after the one before wrote), the quote read again with "
-    "the usage after that lock, the writes in one statement, the simulator's scheduled events, the key's "
-    "stored answer and the webhook events; the end reads the call under its row lock, applies the "
-    "carrier's due events and writes the end in one statement. Three commits a placement, each flushed "
+    "the usage after that lock, the writes in one statement (with the simulator's first event and the "
+    "key's stored answer), and the webhook events; the end reads the call under its row lock, applies the "
+    "carrier's due events and writes the end in one statement. Four commits a placement (the quote's, the "
+    "claim's, the placement's, the end's), each flushed "
     "to the log, on two cores shared with wrk, Redis and PostgreSQL."
 )
 

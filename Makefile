@@ -111,6 +111,8 @@ bench: install
 		$(PY) -m bench.callbacks --write-docs
 	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_messages REDIS_URL=redis://127.0.0.1:6379/15 \
 		$(PY) -m bench.messages --write-docs
+	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_writes REDIS_URL=redis://127.0.0.1:6379/15 \
+		$(PY) -m bench.writes --write-docs
 	$(PY) -m bench.nodes --write-docs
 	$(PY) -m bench.cluster_store --write-docs
 	BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_deliveries $(PY) -m bench.worker_processes --write-docs

@@ -75,12 +75,12 @@ def main(count: int = 200, *, docs: bool = False) -> int:
                 "an end are one statement each on PostgreSQL."
             ),
             after=(
-                "What bounds a quote, in-process (cProfile, 200 quotes): its one statement of the caps' usage "
-                "(the day's spend, the hour's calls to the number, the day's destinations and the balance less "
-                "its holds, as annotations) is built and compiled by the ORM on every request, about 60 % of a "
-                "quote's time; the rate lookup beside it is compiled once per process (apps/core/sql.py). "
-                "Compiling the usage statement once the same way is the next step, not yet done. A placement "
-                "adds the placement's and the end's writes and their services' checks."
+                "What bounds a quote, in-process: its one read (the rate, the caller IDs, the balance, the holds "
+                "and the caps' usage) is compiled once per process (apps/calls/usage.py), so what is left is its "
+                "two round trips, the second a commit, and the request's Python. A placement adds the key's "
+                "claim, the balance lock, its read and its writes with its stored answer; the end its read and "
+                "its writes; the webhook events are counted among the statements here. Through gunicorn under "
+                'load, with many accounts: the section "Writes under load" (bench/writes.py).'
             ),
         )
     return 0

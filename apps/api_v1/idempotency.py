@@ -10,7 +10,9 @@ URL table to keep it that way). The flow for a request that carries the header:
    the first has finished).
 2. The handler runs inside a transaction that also writes the response into the
    claimed row, so the operation's writes and its record commit together: a
-   crash leaves neither, and an abandoned claim can be taken over safely.
+   crash leaves neither, and an abandoned claim can be taken over safely. A
+   handler that sends its writes as one statement may send that write with
+   them (``idempotency_outcome_statements``): one round trip fewer.
 3. Only successful (2xx) outcomes are kept. Errors change nothing (house rule),
    so the claim is released and a retry with the same key runs again.
 
@@ -25,7 +27,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter
@@ -34,6 +36,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from apps.core.errors import ApiError
+from apps.core.sql import NothingWritten, Statement, update_row_statement
 from apps.credentials.principal import Principal
 
 from .models import IdempotencyRecord
@@ -106,6 +109,7 @@ class Claim:
     record_id: int
     token: str
     completed: bool = False
+    sent_with: tuple | None = None  # (status, data) of the answer the handler's writes stored, if it sent them
 
 
 def idempotency_claim(
@@ -170,6 +174,23 @@ def idempotency_complete(*, claim: Claim, status: int, body) -> None:
         # Our claim was taken over; raising rolls this execution back.
         raise ApiError("conflict")
     claim.completed = True
+
+
+_COLUMNS = ("id", "lock_token", "response_status")
+
+
+def idempotency_complete_statement(*, claim: Claim, status: int, body) -> Statement:
+    """``idempotency_complete``'s UPDATE as a statement (apps/core/sql.py) for the operation to send with
+    its own writes in one round trip; ``write_together`` raises ``NothingWritten`` when the claim was
+    taken over, which rolls the operation back as ``idempotency_complete``'s conflict does."""
+    connection = connections[router.db_for_write(IdempotencyRecord)]
+    update = update_row_statement(
+        IdempotencyRecord, claim.record_id, connection, response_status=status, response_body=body
+    )
+    column = {name: connection.ops.quote_name(IdempotencyRecord._meta.get_field(name).column) for name in _COLUMNS}
+    # Only while this request still holds the claim, as idempotency_complete's filter says.
+    held = f" AND {column['lock_token']} = %s AND {column['response_status']} IS NULL RETURNING {column['id']}"
+    return Statement(update.sql + held, [*update.params, claim.token], required=True)
 
 
 def idempotency_release(*, claim: Claim) -> None:
@@ -251,18 +272,41 @@ class IdempotentMixin:
             return  # 405: nothing runs, the claim is released in finalize_response
 
         def run(request, *args, **kwargs):
-            with transaction.atomic():
-                response = handler(request, *args, **kwargs)
-                if http_status.is_success(response.status_code):
-                    idempotency_complete(claim=claim, status=response.status_code, body=self._stored_body(response))
+            try:
+                with transaction.atomic():
+                    response = handler(request, *args, **kwargs)
+                    if not http_status.is_success(response.status_code):
+                        return response
+                    if (
+                        claim.sent_with is not None
+                        and claim.sent_with[0] == response.status_code
+                        and (claim.sent_with[1] is response.data)
+                    ):
+                        claim.completed = True  # the handler sent this very answer with its own writes
+                    else:
+                        idempotency_complete(claim=claim, status=response.status_code, body=self._stored_body(response))
+            except NothingWritten:
+                raise ApiError("conflict") from None  # the claim was taken over: nothing of this run is kept
             return response
 
         # An instance attribute shadows the method for this request only; DRF
         # looks the handler up after initial().
         setattr(self, name, run)
 
+    def idempotency_outcome_statements(self, status: int, data) -> list[Statement]:
+        """For a handler that writes in one round trip: the UPDATE that stores its answer (``status``,
+        ``data``: what it will respond), to send with its own writes; none without a claimed key. An
+        answer other than this one is stored apart, as usual."""
+        claim = getattr(self, "_idempotency_claim", None)
+        if claim is None:
+            return []
+        claim.sent_with = (status, data)
+        return [idempotency_complete_statement(claim=claim, status=status, body=self._stored_body_of(data))]
+
     def _stored_body(self, response):
-        data = getattr(response, "data", None)
+        return self._stored_body_of(getattr(response, "data", None))
+
+    def _stored_body_of(self, data):
         if isinstance(data, dict) and self.idempotency_redacted_fields:
             data = {k: (None if k in self.idempotency_redacted_fields else v) for k, v in data.items()}
         # Stored as the client first saw it (DRF's encoder: dates, decimals, uuids).

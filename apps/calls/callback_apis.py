@@ -133,8 +133,15 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
         },
     )
     def post(self, request):
-        call = services.call_place(principal=request.auth, quote_id=_body(request).get("quote"))
-        data = CallSerializer(call, context={"now": call.created}).data
+        answer = {}
+
+        def stored_answer(call):
+            # The answer is known before the call is written: it is stored with the call's writes.
+            answer["data"] = CallSerializer(call, context={"now": call.created}).data
+            return self.idempotency_outcome_statements(status.HTTP_201_CREATED, answer["data"])
+
+        call = services.call_place(principal=request.auth, quote_id=_body(request).get("quote"), also=stored_answer)
+        data = answer.get("data") or CallSerializer(call, context={"now": call.created}).data
         return Response(data, status=status.HTTP_201_CREATED)
 
 

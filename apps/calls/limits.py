@@ -7,8 +7,9 @@ number in the last hour, at most ``CALL_DESTINATIONS_DAILY`` numbers a day. A da
 UTC day, so every daily limit frees up at the same, predictable moment (00:00 UTC). What a
 call counts is its ``spend``: its hold while live, its charge once ended.
 
-Everything a quote or a placement checks is read in one statement (``usage_annotations``,
-on the quote row or the balance row), after the balance row is locked.
+Everything a quote or a placement checks is read in one statement (``usage_annotations``, on
+the rate's row or the quote's; apps/calls/usage.py compiles each once), a placement's after the
+balance row is locked.
 """
 
 from dataclasses import dataclass
@@ -49,20 +50,28 @@ def _scalar(queryset, expression, output=None):
     return Subquery(rows, output_field=output)
 
 
-def usage_annotations(*, user_id, livemode: bool, credential_id: str, to, now: datetime) -> dict:
+def usage_since(now: datetime) -> dict:
+    """The moments the limits count from at ``now``, as ``usage_annotations`` takes them."""
+    return {"today": day_start(now), "hour_ago": now - HOUR}
+
+
+def usage_annotations(*, user_id, livemode: bool, credential_id: str, to, today: datetime, hour_ago: datetime) -> dict:
     """Annotations giving what the limits need, for a query of any model (each is a scalar subquery).
 
     ``to`` is the canonical number being called: a string, or ``OuterRef`` to a column of the
-    annotated row (the quote being placed)."""
-    today = _callbacks(user_id=user_id, livemode=livemode).filter(created__gte=day_start(now))
-    last_hour = _callbacks(user_id=user_id, livemode=livemode).filter(created__gt=now - HOUR, to_number=to)
+    annotated row (the quote being placed). ``today`` and ``hour_ago`` are ``usage_since(now)``:
+    values, not computed here, so that the statement can be compiled once (apps/calls/usage.py)."""
+    today_calls = _callbacks(user_id=user_id, livemode=livemode).filter(created__gte=today)
+    last_hour = _callbacks(user_id=user_id, livemode=livemode).filter(created__gt=hour_ago, to_number=to)
     live = _callbacks(user_id=user_id, livemode=livemode).filter(status__in=sorted(LIVE_STATUSES))
     zero = Value(0)
     return {
-        "spent_today": Coalesce(_scalar(today, Sum("spend")), zero),
-        "spent_today_credential": Coalesce(_scalar(today.filter(credential_id=credential_id), Sum("spend")), zero),
-        "destinations_today": Coalesce(_scalar(today, Count("to_number", distinct=True), IntegerField()), zero),
-        "called_today": Coalesce(_scalar(today.filter(to_number=to), Count("id"), IntegerField()), zero),
+        "spent_today": Coalesce(_scalar(today_calls, Sum("spend")), zero),
+        "spent_today_credential": Coalesce(
+            _scalar(today_calls.filter(credential_id=credential_id), Sum("spend")), zero
+        ),
+        "destinations_today": Coalesce(_scalar(today_calls, Count("to_number", distinct=True), IntegerField()), zero),
+        "called_today": Coalesce(_scalar(today_calls.filter(to_number=to), Count("id"), IntegerField()), zero),
         "calls_last_hour": Coalesce(_scalar(last_hour, Count("id"), IntegerField()), zero),
         "first_of_last_hour": _scalar(last_hour, Min("created"), Call._meta.get_field("created")),
         "live_callback": Subquery(live.values("id")[:1]),

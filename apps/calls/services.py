@@ -10,30 +10,31 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import OuterRef, Q
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from apps.audit.models import EventType
 from apps.audit.services import audit_sensitive_event
-from apps.billing.holds import balance_amount_expression, balance_lock, held_amount_expression
+from apps.billing.holds import balance_lock
 from apps.contacts.selectors import contact_get, is_contact_id
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
 from apps.core.money import to_minor
 from apps.core.phones import country_of, e164, parse_e164, readable
-from apps.core.sql import update_row_statement
-from apps.numbers.selectors import caller_id_list, is_caller_id_id
-from apps.rates.selectors import rate_for_number
+from apps.core.sql import insert_statement, inserted, update_row_statement, write_together
+from apps.jobs.public import work_due
+from apps.numbers.selectors import is_caller_id_id
 from apps.safeguards.public import allowance_left, placement_check
 from apps.telephony.public import CallbackRequest, CarrierRefused, carrier_for
 from apps.telephony.public import events as ev
 
 from .destinations import destination_check
-from .limits import Price, credits_check, limits_check, longest_call, usage_annotations
+from .limits import Price, credits_check, limits_check, longest_call
 from .models import QUOTE_PREFIX, Call, Direction, Quote, Status, Transcript, new_call_id
 from .selectors import calls_of, is_call_id
 from .spoken import length
 from .states import advance, call_change, call_writes_send
+from .usage import placement_reads, quote_reads
 
 QUOTE_LIFETIME = timedelta(minutes=10)
 
@@ -90,30 +91,19 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
         raise ApiError("invalid_request", "record must be true or false.", param="record")
     parsed, contact = _destination(principal, to)
     number = e164(parsed)
-    rate = rate_for_number(number)
+    # A malformed caller ID is never sent to the database; it is refused after the refusals before it.
+    malformed = caller_id is not None and not is_caller_id_id(caller_id)
+    # The rate, the caller IDs, the balance, what is held and what the limits count: one statement.
+    rate = quote_reads(principal=principal, number=number, caller_id=None if malformed else caller_id, now=now)
     if rate is None:
         raise ApiError("not_found", f"There is no rate for {readable(number)}: it cannot be called.", param="to")
     destination_check(number, parsed, carrier_for(livemode=livemode))
-    if caller_id is not None and not is_caller_id_id(caller_id):
+    if malformed:
         raise ApiError("not_found", "No such caller ID.", param="caller_id")
-    wanted = Q(is_default=True) | Q(pk=caller_id) if caller_id else Q(is_default=True)
-    # The caller IDs, the balance, what is held and what the limits count: one statement.
-    rows = list(
-        caller_id_list(principal=principal)
-        .filter(wanted)
-        .annotate(
-            balance_amount=balance_amount_expression(user_id=user_id, livemode=livemode),
-            held=held_amount_expression(user_id=user_id, livemode=livemode),
-            **usage_annotations(
-                user_id=user_id, livemode=livemode, credential_id=principal.credential_id, to=number, now=now
-            ),
-        )
-    )
-    default = next((row for row in rows if row.is_default), None)
-    shown = next((row for row in rows if row.pk == caller_id), None) if caller_id else default
+    shown = rate.chosen_caller_id if caller_id else rate.your_number
     if caller_id and shown is None:
         raise ApiError("not_found", "No such caller ID.", param="caller_id")
-    if default is None:
+    if rate.your_number is None:
         raise ApiError(
             "invalid_request",
             "This account has no default caller ID: the callback rings your own verified phone first, so verify "
@@ -121,12 +111,12 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
             param="caller_id",
         )
     price, per_minute = _price_of(rate)
-    available = default.balance_amount - default.held
+    available = rate.balance_amount - rate.held
     credits_check(available=available, price=price)
-    caps_left = limits_check(usage=_usage(default), to=number, price=price, now=now)
+    caps_left = limits_check(usage=_usage(rate), to=number, price=price, now=now)
     caps_left = allowance_left(
         principal=principal,
-        spent_today=default.spent_today_credential,
+        spent_today=rate.spent_today_credential,
         caps_left=caps_left,
         first_increment=price.first_increment,
     )
@@ -140,8 +130,8 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
         to_country=country_of(parsed),
         contact_id=contact.id if contact else "",
         label=rate.label,
-        your_number=default.number,
-        caller_id=shown.number,
+        your_number=rate.your_number,
+        caller_id=shown,
         record=record,
         currency=rate.currency,
         per_minute_amount_decimal=per_minute,
@@ -150,7 +140,10 @@ def quote_create(*, principal, to, caller_id=None, record: bool = False, now: da
         max_duration=max_duration,
         max_amount=max_amount,
     )
-    quote.save(force_insert=True)
+    # As save(force_insert=True) writes it, without building the ORM's INSERT on every request.
+    connection = connections[router.db_for_write(Quote)]
+    write_together([insert_statement(quote, connection)], using=connection.alias)
+    inserted(quote, connection)
     quote.spend_left_today = caps_left
     quote.contact_name = contact.name if contact else None
     return quote
@@ -185,31 +178,18 @@ def call_audit(principal, event_type: str, call: Call, at: datetime):
     return audit_sensitive_event(principal=principal, event_type=event_type, summary=summary, data=data, at=at)
 
 
-def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
-    """Place the quote ``quote_id`` as a callback call: 201 ``ringing_you`` and a hold of its max amount."""
+def call_place(*, principal, quote_id, now: datetime | None = None, also=None) -> Call:
+    """Place the quote ``quote_id`` as a callback call: 201 ``ringing_you`` and a hold of its max amount.
+
+    ``also(call)`` gives the caller's own writes that belong with the placement (the request's stored
+    answer, made from the call as it is written), sent with the call's in one round trip."""
     now = now or timezone.now()
     user_id, livemode = principal.user.pk, principal.livemode
     if not is_quote_id(quote_id):
         raise ApiError("not_found", "No such quote.", param="quote")
     with transaction.atomic(savepoint=False):
         balance_lock(user_id=user_id, livemode=livemode)
-        quote = (
-            Quote.objects.filter(pk=quote_id, user_id=user_id, livemode=livemode)
-            .annotate(
-                balance_amount=balance_amount_expression(user_id=user_id, livemode=livemode),
-                held=held_amount_expression(user_id=user_id, livemode=livemode),
-                **usage_annotations(
-                    user_id=user_id,
-                    livemode=livemode,
-                    credential_id=principal.credential_id,
-                    # The number of the quote being placed (the outer row): F() here would name the
-                    # counted call's own number, and every call would count as a call to this one.
-                    to=OuterRef("to_number"),
-                    now=now,
-                ),
-            )
-            .first()
-        )
+        quote = placement_reads(principal=principal, quote_id=quote_id, now=now)
         if quote is None:
             raise ApiError("not_found", "No such quote.", param="quote")
         if now >= quote.expires_at:
@@ -237,11 +217,13 @@ def call_place(*, principal, quote_id, now: datetime | None = None) -> Call:
         )
         longest, _ = longest_call(available=available, caps_left=caps_left, price=price)
         max_duration = min(quote.max_duration, longest)
-        call = _placed_call(principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now)
+        call = _placed_call(
+            principal, quote, max_duration=max_duration, max_amount=price.cost(max_duration), now=now, also=also
+        )
     return call
 
 
-def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int, now: datetime) -> Call:
+def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int, now: datetime, also) -> Call:
     connection = connections[router.db_for_write(Call)]
     call = Call(
         id=new_call_id(),
@@ -278,10 +260,12 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         now=now,
         callee_name=_contact_name(principal, quote.contact_id),
     )
+    carrier_writes = []
     try:
         placed = carrier.place_callback(request)
         call.carrier_ref = placed.ref
         reported = [(event.kind, event.at) for event in placed.events]
+        carrier_writes = placed.writes
     except CarrierRefused as refused:
         if refused.code:
             # A refusal the user can act on (a caller ID the carrier will not show, the carrier busy):
@@ -299,8 +283,10 @@ def _placed_call(principal, quote: Quote, *, max_duration: int, max_amount: int,
         new=True,
         hold_amount=max_amount,
         audit=call_audit(principal, EventType.CALL_PLACED, call, now),
-        also=[update_row_statement(Quote, quote.pk, connection, call_id=call.id)],
+        also=[update_row_statement(Quote, quote.pk, connection, call_id=call.id), *carrier_writes],
     )
+    if also is not None:
+        writes.statements += also(call)
     try:
         call_writes_send(writes)
     except IntegrityError:
@@ -337,14 +323,14 @@ def call_end(*, principal, call_id: str, now: datetime | None = None) -> Call | 
     now = now or timezone.now()
     owned = calls_of(principal).select_for_update().filter(pk=call_id)
     with transaction.atomic(savepoint=False):
-        call = owned.first()
+        # Whether the carrier has events of the call due, in the same statement as the call.
+        call = owned.annotate(work_due=work_due(subject=OuterRef("pk"), now=now)).first()
         if call is None:
             return None
-        if call.is_live:
+        carrier = carrier_for(livemode=call.livemode)
+        if call.is_live and (call.work_due or not carrier.events_wait_as_work):
             # In this transaction, under the row's lock: the events apply as they would from the worker.
-            applied = carrier_for(livemode=call.livemode).refresh(
-                call_id=call.id, ref=call.carrier_ref, livemode=call.livemode
-            )
+            applied = carrier.refresh(call_id=call.id, ref=call.carrier_ref, livemode=call.livemode)
             if applied != 0:
                 call = owned.first()
         call.transcript_ref = None if call.quote_id else _transcript_id(call)

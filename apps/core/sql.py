@@ -225,6 +225,13 @@ class CompiledQuery:
 class Statement:
     sql: str
     params: list
+    # A write that must change a row (its SQL ends in RETURNING): ``write_together`` raises
+    # ``NothingWritten`` when it changed none, and the caller's transaction rolls back.
+    required: bool = False
+
+
+class NothingWritten(Exception):
+    """A statement ``required`` to change a row changed none (a condition it carried no longer held)."""
 
 
 def insert_statement(
@@ -315,13 +322,22 @@ def write_together(statements: list[Statement], *, using: str = DEFAULT_DB_ALIAS
     PostgreSQL: one round trip, one snapshot), else one after another in the caller's transaction.
 
     The parts never touch one row twice (PostgreSQL leaves the outcome of that undefined) and
-    none reads what another writes; callers send ``inserted`` for each INSERT afterwards.
+    none reads what another writes; callers send ``inserted`` for each INSERT afterwards. A part
+    ``required`` to change a row that changed none raises ``NothingWritten``.
     """
     connection = connections[using]
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql" or len(statements) == 1:
             for statement in statements:
                 cursor.execute(statement.sql, statement.params)
+                if statement.required and not cursor.fetchall():
+                    raise NothingWritten(statement.sql)
             return
         parts = ", ".join(f"w{n} AS ({statement.sql})" for n, statement in enumerate(statements))
-        cursor.execute(f"WITH {parts} SELECT 1", [p for statement in statements for p in statement.params])
+        # How many rows each required part changed; the parts' names are this function's own.
+        counts = [f"(SELECT count(*) FROM w{n})" for n, statement in enumerate(statements) if statement.required]  # noqa: S608
+        cursor.execute(
+            f"WITH {parts} SELECT {', '.join(counts) or '1'}", [p for statement in statements for p in statement.params]
+        )
+        if counts and not all(cursor.fetchone()):
+            raise NothingWritten(next(statement.sql for statement in statements if statement.required))

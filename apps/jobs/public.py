@@ -62,6 +62,11 @@ tests control the clock by patching it or passing ``now``; nothing sleeps.
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.db import connections, router
+from django.db.models import Exists
+
+from apps.core.sql import Statement, insert_statement
+
 from . import registry, runner
 from .lanes import CARRIER, DELIVERIES, HOUSEKEEPING, TRANSCRIPTS
 from .models import Job, JobStatus
@@ -78,10 +83,12 @@ __all__ = [
     "JobStatus",
     "RetryLater",
     "enqueue",
+    "enqueue_statement",
     "finish_with",
     "handler",
     "run_due",
     "schedule",
+    "work_due",
 ]
 
 
@@ -101,6 +108,26 @@ def enqueue(
     applied once. Keys are kept as long as their rows. ``tenant`` names whose work it is (an
     account), for lanes that bound one tenant's rows at once.
     """
+    fields = _fields(kind, payload, run_at=run_at, dedupe_key=dedupe_key, subject=subject, tenant=tenant)
+    if dedupe_key is None:
+        return Job.objects.create(**fields)
+    # ON CONFLICT DO NOTHING, then read: no savepoint, and a concurrent enqueue of the same
+    # key waits for the other transaction and then finds its row.
+    Job.objects.bulk_create([Job(**fields)], ignore_conflicts=True)
+    return Job.objects.get(kind=kind, dedupe_key=dedupe_key)
+
+
+def enqueue_statement(
+    kind: str, payload: dict, *, run_at: datetime | None = None, subject: str | None = None, tenant: str | None = None
+) -> Statement:
+    """``enqueue`` without a dedupe key, as the row's INSERT (apps/core/sql.py) for the caller to send
+    with its own writes in one round trip (``write_together``), in its transaction: the work exists
+    exactly when those writes commit."""
+    fields = _fields(kind, payload, run_at=run_at, dedupe_key=None, subject=subject, tenant=tenant)
+    return insert_statement(Job(**fields), connections[router.db_for_write(Job)])
+
+
+def _fields(kind: str, payload: dict, *, run_at, dedupe_key, subject, tenant) -> dict:
     spec = registry.get(kind)
     if spec is None:
         raise LookupError(f"No handler for job kind {kind!r}: register one with @handler in an app's jobs.py.")
@@ -115,12 +142,13 @@ def enqueue(
     if run_at is not None:
         fields["run_at"] = run_at
     runner.note_enqueued()
-    if dedupe_key is None:
-        return Job.objects.create(**fields)
-    # ON CONFLICT DO NOTHING, then read: no savepoint, and a concurrent enqueue of the same
-    # key waits for the other transaction and then finds its row.
-    Job.objects.bulk_create([Job(**fields)], ignore_conflicts=True)
-    return Job.objects.get(kind=kind, dedupe_key=dedupe_key)
+    return fields
+
+
+def work_due(*, subject, now: datetime) -> Exists:
+    """Whether a row of ``subject`` (a value or an ``OuterRef``) is due at ``now`` as ``run_due`` claims
+    it, for another query's annotation: a read that finds none need not run ``run_due(subject=...)``."""
+    return Exists(runner.due_rows(now).filter(subject=subject))
 
 
 def run_due(

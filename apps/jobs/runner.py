@@ -61,7 +61,8 @@ def worker_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}"
 
 
-def _due(now: datetime):
+def due_rows(now: datetime):
+    """The rows a claim at ``now`` may take (ready, due, not leased)."""
     return Job.objects.filter(status=JobStatus.READY, run_at__lte=now).filter(
         Q(locked_until__isnull=True) | Q(locked_until__lte=now)
     )
@@ -89,7 +90,7 @@ def claim(
         wanted &= set(registry.kinds_of(lane))
     if not wanted:
         return "", []
-    due = _due(now).filter(kind__in=sorted(wanted))
+    due = due_rows(now).filter(kind__in=sorted(wanted))
     if lane is not None:
         due = due.filter(lane=lane)
     if subject:
@@ -98,7 +99,7 @@ def claim(
         due = due.filter(**{f"payload__{key}": value for key, value in where.items()})
     token = f"{worker_name()}:{random_base62(12)}"
     if lane is not None and lanes.get(lane).bounded:
-        bounded = bounds.claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token, still_due=_due(now))
+        bounded = bounds.claim_bounded(due, lanes.get(lane), now=now, limit=limit, token=token, still_due=due_rows(now))
         return token, bounded
     # PostgreSQL: the rows stay locked from the select to the lease (others skip them). Without
     # SKIP LOCKED (SQLite) no transaction is needed: the conditional update alone decides.
@@ -111,7 +112,7 @@ def claim(
             return token, []
         lease = now + timedelta(seconds=conf.get("LEASE_SECONDS"))
         ids = [job.id for job in jobs]
-        taken = _due(now).filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
+        taken = due_rows(now).filter(id__in=ids).update(locked_by=token, locked_until=lease, attempts=F("attempts") + 1)
     if taken != len(jobs):
         # Without SKIP LOCKED another claimer may take some rows between the select and the
         # update: keep only the ones this claim's update won.

@@ -33,7 +33,13 @@ def number_get(*, principal, number_id: str) -> Number | None:
 
 def caller_id_list(*, principal) -> QuerySet[CallerId]:
     """The caller's verified caller IDs in the caller's mode; the list view pages them newest first."""
-    return CallerId.objects.filter(user_id=principal.user.pk, livemode=principal.livemode)
+    return caller_ids_in_mode(user_id=principal.user.pk, livemode=principal.livemode)
+
+
+def caller_ids_in_mode(*, user_id, livemode: bool) -> QuerySet[CallerId]:
+    """An account's caller IDs of one mode, by its id: for a statement compiled once (apps/core/sql.py),
+    which has the principal's values, not the principal."""
+    return CallerId.objects.filter(user_id=user_id, livemode=livemode)
 
 
 def number_list_for_sharing(*, user, livemode: bool | None = None) -> list[Number]:

@@ -62,19 +62,27 @@ def rate_for_number(number: str) -> Rate | None:
     text: a short number's other items are its digits padded with "x", which no
     prefix is, each of its own length (Django's IN drops repeated values).
     """
+    prefixes = prefix_candidates(number)
+    return LONGEST_PREFIX.first(**prefixes) if prefixes else None
+
+
+def prefix_candidates(number: str) -> dict[str, str]:
+    """The values of ``longest_prefix`` for a canonical number (empty when it has no digits)."""
     digits = "".join(c for c in number if c.isdigit())[:PREFIX_MAX_DIGITS]
     if not digits:
-        return None
-    return LONGEST_PREFIX.first(**{f"digits_{n}": digits[:n].ljust(n, "x") for n in range(1, PREFIX_MAX_DIGITS + 1)})
+        return {}
+    return {f"digits_{n}": digits[:n].ljust(n, "x") for n in range(1, PREFIX_MAX_DIGITS + 1)}
 
 
-def _longest_prefix(**prefixes) -> QuerySet[Rate]:
+def longest_prefix(**prefixes) -> QuerySet[Rate]:
+    """The rate of the longest prefix among ``prefix_candidates``, at most one row: a statement another
+    app may annotate, to read the rate and what it checks with it at once (apps/calls/usage.py)."""
     candidates = [prefixes[f"digits_{n}"] for n in range(1, PREFIX_MAX_DIGITS + 1)]
     return Rate.objects.filter(prefix__in=candidates).order_by("-prefix")[:1]
 
 
 # Compiled once (apps/core/sql.py): building the IN list cost more than running it.
-LONGEST_PREFIX = CompiledQuery(_longest_prefix)
+LONGEST_PREFIX = CompiledQuery(longest_prefix)
 
 
 def rate_country_range(*, country: str) -> dict | None:

@@ -63,6 +63,36 @@ def test_a_replay_returns_the_same_call(placer):
     assert again.json()["id"] == first.json()["id"] and Call.objects.count() == 1
 
 
+def test_the_stored_answer_is_the_answer_sent(placer):
+    # The answer is stored with the placement's own writes: a replay is the first answer, field for field.
+    quote = placer.quote().json()
+    first = placer.place(quote["id"], key="k-same")
+    again = placer.place(quote["id"], key="k-same")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json() and "Idempotent-Replayed" not in first
+
+
+def test_a_placement_whose_key_was_taken_over_writes_nothing(placer, monkeypatch):
+    # Another request took the key over (its claim looked abandoned) while this one ran: this run's
+    # answer cannot be stored, so nothing of it is kept and the quote can still be placed.
+    from apps.api_v1.models import IdempotencyRecord
+    from apps.calls import services
+
+    reads = services.placement_reads
+
+    def taken_over_meanwhile(**kwargs):
+        IdempotencyRecord.objects.update(lock_token="someone-else")
+        return reads(**kwargs)
+
+    monkeypatch.setattr(services, "placement_reads", taken_over_meanwhile)
+    quote = placer.quote().json()
+    assert_error(placer.place(quote["id"], key="k-taken"), 409, "conflict")
+    assert not Call.objects.exists() and not Hold.objects.exists()
+    assert not Quote.objects.get(pk=quote["id"]).call_id
+    monkeypatch.setattr(services, "placement_reads", reads)
+    assert placer.place(quote["id"]).status_code == 201
+
+
 def test_refusals_in_order(placer, owner, clock, settings):
     # 404: no such quote, param quote.
     assert_error(placer.place("quo_doesnotexist"), 404, "not_found", param="quote")

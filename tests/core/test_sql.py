@@ -15,7 +15,15 @@ from django.utils import timezone
 from oauth2_provider.models import set_token_value
 
 from apps.audit.models import AuditEvent
-from apps.core.sql import CompiledQuery, insert_statement, inserted, update_row_statement
+from apps.core.sql import (
+    CompiledQuery,
+    NothingWritten,
+    Statement,
+    insert_statement,
+    inserted,
+    update_row_statement,
+    write_together,
+)
 from apps.oauth.models import AccessToken, RefreshToken
 from tests.support.factories import UserFactory
 from tests.support.oauth import make_client
@@ -344,3 +352,30 @@ def test_a_flag_belongs_in_the_shape():
     flagged = CompiledQuery(lambda revoked: RefreshToken.objects.filter(revoked__isnull=revoked)[:1])
     with pytest.raises(TypeError, match="shape"):
         flagged.first(revoked=True)
+
+
+def test_a_required_write_that_changes_no_row_raises_and_the_others_roll_back(user):
+    # A condition the write carried no longer held (an Idempotency-Key's claim taken over): nothing of
+    # the writes sent with it is kept, alone or together with others.
+    event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+    missing = update_row_statement(AuditEvent, "evt_none", connection, event_type="x")
+    required = Statement(f"{missing.sql} RETURNING id", missing.params, required=True)
+    with pytest.raises(NothingWritten), transaction.atomic():
+        write_together([insert_statement(event, connection), required])
+    assert not AuditEvent.objects.filter(pk=event.pk).exists()
+    with pytest.raises(NothingWritten), transaction.atomic():
+        write_together([required])
+
+
+def test_a_required_write_that_changes_its_row_passes(user):
+    event = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+    write_together([insert_statement(event, connection)])
+    found = update_row_statement(AuditEvent, event.pk, connection, event_type="oauth.token.revoked")
+    other = AuditEvent(event_type="oauth.token.refreshed", user_id=user.pk, actor_type="client")
+    write_together(
+        [Statement(f"{found.sql} RETURNING id", found.params, required=True), insert_statement(other, connection)]
+    )
+    assert (
+        AuditEvent.objects.get(pk=event.pk).event_type == "oauth.token.revoked"
+        and AuditEvent.objects.filter(pk=other.pk).exists()
+    )

@@ -52,6 +52,9 @@ class PlacedCallback:
 
     ref: str
     events: list[CarrierEvent] = field(default_factory=list)
+    # The carrier's own writes for this call (apps/core/sql.py statements: its durable work), which
+    # the caller sends with the call's own in one round trip, in its transaction.
+    writes: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,9 @@ class Carrier(ABC):
     """One telephony provider. Instances are cheap and stateless; settings choose which."""
 
     name: str
+    # True when a live call's events not yet applied wait as durable work whose subject is the call
+    # (what ``refresh`` runs): a caller that sees none due (``apps.jobs.public.work_due``) need not refresh.
+    events_wait_as_work = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

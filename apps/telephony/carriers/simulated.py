@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from apps.jobs.public import enqueue, run_due
+from apps.jobs.public import enqueue, enqueue_statement, run_due
 
 from .. import events as ev
 from .. import simulator
@@ -32,17 +32,16 @@ EVENT_JOB = "telephony.simulated_event"
 TRANSCRIPT_JOB = "telephony.simulated_transcript"
 
 
-def schedule(event: CarrierEvent, then: list[CarrierEvent] = (), *, dedupe: bool = True) -> None:
+def schedule(event: CarrierEvent, then: list[CarrierEvent] = ()) -> None:
     """``event`` as durable work due at its time, carrying the script's later events: each is written
     when the one before it is delivered, so placing a call writes one row, not one per event.
     Deduplicated on (subject, kind): one kind of event happens once to one call."""
-    enqueue(
-        TRANSCRIPT_JOB if event.family == ev.TRANSCRIPTION else EVENT_JOB,
-        {"event": event.as_payload(), "then": [later.as_payload() for later in then]},
-        run_at=event.at,
-        dedupe_key=f"{event.subject}:{event.kind}" if dedupe else None,
-        subject=event.subject,
-    )
+    enqueue(*_work(event, then), run_at=event.at, dedupe_key=f"{event.subject}:{event.kind}", subject=event.subject)
+
+
+def _work(event: CarrierEvent, then: list[CarrierEvent]) -> tuple[str, dict]:
+    kind = TRANSCRIPT_JOB if event.family == ev.TRANSCRIPTION else EVENT_JOB
+    return kind, {"event": event.as_payload(), "then": [later.as_payload() for later in then]}
 
 
 def play(payload: dict) -> None:
@@ -55,6 +54,7 @@ def play(payload: dict) -> None:
 
 class SimulatedCarrier(Carrier):
     name = "simulated"
+    events_wait_as_work = True
 
     def check_destination(self, *, to: str) -> DestinationCheck:
         if simulator.destination(to).blocked:
@@ -68,10 +68,12 @@ class SimulatedCarrier(Carrier):
                 your=request.your_number, to=request.to, max_duration=request.max_duration
             )
         ]
-        # A new call's first row needs no dedupe (nothing else can have written it): one statement.
-        schedule(script[0], script[1:], dedupe=False)
+        # A new call's first row needs no dedupe (nothing else can have written it): one INSERT, sent
+        # with the call's own writes.
+        first = script[0]
+        work = enqueue_statement(*_work(first, script[1:]), run_at=first.at, subject=first.subject)
         ringing = self._event(request.call_id, ev.YOU_RINGING, request.now, request.livemode)
-        return PlacedCallback(ref=f"sim_{request.call_id}", events=[ringing])
+        return PlacedCallback(ref=f"sim_{request.call_id}", events=[ringing], writes=[work])
 
     def end(self, *, call_id: str, ref: str, livemode: bool) -> None:
         return None

@@ -28,6 +28,7 @@ logger = logging.getLogger(__name__)
 
 class TwilioCarrier(Carrier):
     name = "twilio"
+    events_wait_as_work = True  # its callbacks, received and not yet applied (``refresh``)
 
     def check_destination(self, *, to: str) -> DestinationCheck:
         # Twilio's own limits (its voice geographic permissions) answer at placing; the service's rules

@@ -89,7 +89,8 @@ class RedisClusterStore(RedisStore):
                 for each in self._scripts:
                     self.client.script_load(each.script)
                 self._loaded = True
-            connection = self._node_connection(keys[0])
+            # A script of no keys may run on any primary: the one that serves slot 0.
+            connection = self._node_connection(keys[0] if keys else "")
             try:
                 _ready(connection)
                 return _evalsha(connection, script.sha, keys, args)

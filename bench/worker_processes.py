@@ -123,7 +123,7 @@ def main(count: int = 600, *, docs_wanted: bool = False) -> int:
             "Worker processes",
             "## Worker processes\n\n"
             f"From `python -m bench.worker_processes --write-docs` (bench/worker_processes.py), "
-            f"{platform.machine()}, {os.cpu_count()} cores shared with other work: {ACCOUNTS} accounts with one "
+            f"{platform.machine()}, {os.cpu_count()} cores: {ACCOUNTS} accounts with one "
             "test-mode endpoint each on one receiver on loopback, PostgreSQL, `manage.py run_worker` processes "
             f"with their production threads ({threads} on the deliveries lane each). Each round commits {count} "
             "events at once; the figure is the events over the time from the commit to the last attempt's "
@@ -135,8 +135,7 @@ def main(count: int = 600, *, docs_wanted: bool = False) -> int:
             "machine's two cores, which the worker processes share with PostgreSQL and the receiver (a "
             "Python server in the bench's process, a thread per connection); each delivery's database work "
             "is its claim (the lane's turn, then the lease) and three statements, the last one marking its row "
-            "done. While this ran, other work on the machine kept its load average at 11-19 on two cores, so "
-            "a second process found no idle core to use.\n",
+            "done. With two cores for everything, a second process adds only what the first left idle.\n",
         )
     return 0
 

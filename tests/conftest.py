@@ -3,6 +3,8 @@ from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
 from tests.support.factories import UserFactory, make_api_key
+from tests.support.mcp import install_fake_tokens
+from tests.support.openapi import openapi_document
 from tests.support.twilio_line import clock, line, twilio  # noqa: F401  (one suite, two carriers)
 
 # Under pytest-xdist (make test: --dist loadgroup) each group runs on one worker, so the session's
@@ -71,3 +73,15 @@ def api_key(user):
 def bearer(api_key):
     _key, secret = api_key
     return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+@pytest.fixture
+def tokens(settings):
+    """The stand-in bearer resolver of /mcp's tests (tests/support/mcp.py), installed for this test."""
+    return install_fake_tokens(settings)
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    """The OpenAPI document, fetched once per module."""
+    return openapi_document(django_db_blocker)

@@ -10,29 +10,13 @@ import pytest
 from apps.credentials.scopes import ALL_SCOPES
 from apps.mcp_bridge import registry
 from tests.rates.factories import RateFactory
+from tests.rates.shapes import RATE_FIELDS
 from tests.support.envelope import assert_error
 from tests.support.mcp import McpClient, install_fake_tokens
 
 pytestmark = pytest.mark.django_db
 
 TOOL = "svc_get_rate"
-RATE_FIELDS = {
-    "object",
-    "query",
-    "to",
-    "estimate",
-    "country",
-    "country_name",
-    "label",
-    "prefix",
-    "currency",
-    "per_minute_amount_decimal",
-    "per_minute_min_amount_decimal",
-    "per_minute_max_amount_decimal",
-    "billing_increment",
-    "next_step",
-    "livemode",
-}
 OUTPUT = RATE_FIELDS | {"per_minute_display", "per_minute_min_display", "per_minute_max_display", "spoken"}
 
 

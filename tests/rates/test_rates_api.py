@@ -7,29 +7,12 @@ import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
 from tests.rates.factories import RateFactory
+from tests.rates.shapes import RATE_FIELDS
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import install_fake_tokens
 
 pytestmark = pytest.mark.django_db
-
-RATE_FIELDS = {
-    "object",
-    "query",
-    "to",
-    "estimate",
-    "country",
-    "country_name",
-    "label",
-    "prefix",
-    "currency",
-    "per_minute_amount_decimal",
-    "per_minute_min_amount_decimal",
-    "per_minute_max_amount_decimal",
-    "billing_increment",
-    "next_step",
-    "livemode",
-}
 
 
 def ok(response) -> dict:

@@ -59,13 +59,16 @@ def tool_result(mcp, name, arguments=None) -> dict:
     return response.json()["result"]
 
 
-def structured_content(mcp, name, arguments=None) -> dict:
-    """A successful call's structured content, valid against the tool's output schema."""
+def successful_result(mcp, name, arguments=None) -> dict:
+    """A call's result that is no error, its structured content valid against the tool's output schema."""
     result = tool_result(mcp, name, arguments)
     assert result.get("isError") is not True, result
-    content = result["structuredContent"]
-    jsonschema.validate(content, registry.TOOLS[name].output_schema)
-    return content
+    jsonschema.validate(result["structuredContent"], registry.TOOLS[name].output_schema)
+    return result
+
+
+def structured_content(mcp, name, arguments=None) -> dict:
+    return successful_result(mcp, name, arguments)["structuredContent"]
 
 
 # --- The OpenAPI document ---------------------------------------------------------------------

@@ -4,6 +4,7 @@ import pytest
 
 from apps.billing.models import TransactionType
 from tests.billing.factories import append
+from tests.billing.shapes import BALANCE_FIELDS, BALANCE_TRANSACTION_FIELDS
 from tests.support.resources import (
     assert_page_of,
     assert_path_id,
@@ -29,17 +30,7 @@ def test_each_operation(document, path, operation_id):
 
 def test_the_balance_object(document):
     schema = document["components"]["schemas"]["Balance"]
-    fields = {
-        "object",
-        "amount",
-        "currency",
-        "held_amount",
-        "available_amount",
-        "low_balance",
-        "billing_url",
-        "livemode",
-    }
-    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert set(schema["properties"]) == set(schema["required"]) == BALANCE_FIELDS
     assert schema["properties"]["object"]["enum"] == ["balance"]
     assert schema["properties"]["amount"]["type"] == "integer"
     assert schema["properties"]["low_balance"]["type"] == "boolean"
@@ -48,19 +39,7 @@ def test_the_balance_object(document):
 
 def test_the_balance_transaction_object(document):
     schema = document["components"]["schemas"]["BalanceTransaction"]
-    fields = {
-        "id",
-        "object",
-        "amount",
-        "currency",
-        "type",
-        "source",
-        "description",
-        "ending_balance",
-        "created",
-        "livemode",
-    }
-    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert set(schema["properties"]) == set(schema["required"]) == BALANCE_TRANSACTION_FIELDS
     assert schema["properties"]["object"]["enum"] == ["balance_transaction"]
     assert schema["properties"]["type"]["enum"] == TransactionType.values
     assert schema["properties"]["source"]["type"] == ["string", "null"]

@@ -12,6 +12,7 @@ from tests.support.resources import (
 )
 
 from .factories import make_contact
+from .shapes import CONTACT_FIELDS
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,7 @@ def test_each_operation(document, path, operation_id):
 
 def test_the_contact_object(document):
     schema = document["components"]["schemas"]["Contact"]
-    fields = {"id", "object", "name", "phone_numbers", "created", "livemode"}
-    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert set(schema["properties"]) == set(schema["required"]) == CONTACT_FIELDS
     assert schema["properties"]["object"]["enum"] == ["contact"]
     assert schema["properties"]["created"]["type"] == "integer"
     phone = document["components"]["schemas"]["ContactPhoneNumber"]

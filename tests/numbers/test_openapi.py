@@ -5,6 +5,7 @@ import pytest
 from tests.support.resources import assert_path_id, get_operation, paged_list_parameters, response_schema
 
 from .factories import make_number
+from .shapes import CALLER_ID_FIELDS, NUMBER_FIELDS
 
 pytestmark = pytest.mark.django_db
 
@@ -23,21 +24,7 @@ def test_each_operation(document, path, operation_id):
 
 def test_the_number_object(document):
     schema = document["components"]["schemas"]["Number"]
-    fields = {
-        "id",
-        "object",
-        "number",
-        "country",
-        "type",
-        "capabilities",
-        "messages_opt_in",
-        "status",
-        "label",
-        "renews_at",
-        "created",
-        "livemode",
-    }
-    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert set(schema["properties"]) == set(schema["required"]) == NUMBER_FIELDS
     properties = schema["properties"]
     assert properties["object"]["enum"] == ["number"]
     assert properties["type"]["enum"] == ["local", "mobile", "national", "toll_free"]
@@ -54,8 +41,7 @@ def test_the_number_object(document):
 
 def test_the_caller_id_object(document):
     schema = document["components"]["schemas"]["CallerId"]
-    fields = {"id", "object", "number", "country", "verified_at", "default", "created", "livemode"}
-    assert set(schema["properties"]) == set(schema["required"]) == fields
+    assert set(schema["properties"]) == set(schema["required"]) == CALLER_ID_FIELDS
     assert schema["properties"]["object"]["enum"] == ["caller_id"]
     assert schema["properties"]["default"]["type"] == "boolean"
     listed = document["components"]["schemas"]["PaginatedCallerIdList"]

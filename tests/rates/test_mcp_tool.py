@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.rates.factories import RateFactory
+from tests.rates.factories import RateFactory, germany_on_the_deck
 from tests.rates.shapes import RATE_FIELDS
 from tests.support.mcp import McpClient
 from tests.support.resources import listed_read_only_tool, successful_result, tool_result
@@ -78,21 +78,7 @@ def test_a_number(deck, mcp):
 
 def test_a_country(deck, mcp):
     assert structured(mcp, "Allemagne") == {
-        "object": "rate",
-        "query": "Allemagne",
-        "to": None,
-        "estimate": True,
-        "country": "DE",
-        "country_name": "Germany",
-        "label": None,
-        "prefix": None,
-        "currency": "usd",
-        "per_minute_amount_decimal": None,
-        "per_minute_min_amount_decimal": "1.2",
-        "per_minute_max_amount_decimal": "9",
-        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
-        "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
-        "livemode": True,
+        **germany_on_the_deck("Allemagne"),
         "per_minute_display": "$0.012 to $0.09",  # the range an assistant reads, never null
         "per_minute_min_display": "$0.012",
         "per_minute_max_display": "$0.09",

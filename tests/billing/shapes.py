@@ -1,0 +1,25 @@
+"""The exact field sets of the billing objects (docs/design.md, Phase 2): what GET /v1/balance and
+/v1/balance_transactions answer and what the OpenAPI document declares."""
+
+BALANCE_FIELDS = {
+    "object",
+    "amount",
+    "currency",
+    "held_amount",
+    "available_amount",
+    "low_balance",
+    "billing_url",
+    "livemode",
+}
+BALANCE_TRANSACTION_FIELDS = {
+    "id",
+    "object",
+    "amount",
+    "currency",
+    "type",
+    "source",
+    "description",
+    "ending_balance",
+    "created",
+    "livemode",
+}

@@ -85,3 +85,28 @@ def tokens(settings):
 def document(django_db_blocker):
     """The OpenAPI document, fetched once per module."""
     return openapi_document(django_db_blocker)
+
+
+# --- A resource app's keys: its folder's conftest.py names the scopes (``key_scopes``) ------------
+
+
+@pytest.fixture
+def live_secret(user, key_scopes):
+    """A live API key's secret holding ``key_scopes``."""
+    return make_api_key(user, scopes=key_scopes)[1]
+
+
+@pytest.fixture
+def test_secret(user, key_scopes):
+    """A test-mode API key's secret holding ``key_scopes``."""
+    return make_api_key(user, scopes=key_scopes, livemode=False)[1]
+
+
+@pytest.fixture
+def get(client):
+    """GET a /v1 path with a bearer secret."""
+
+    def get(path, secret, **query):
+        return client.get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    return get

@@ -5,13 +5,7 @@ import pytest
 from apps.billing.models import TransactionType
 from tests.billing.factories import append
 from tests.billing.shapes import BALANCE_FIELDS, BALANCE_TRANSACTION_FIELDS
-from tests.support.resources import (
-    assert_page_of,
-    assert_path_id,
-    get_operation,
-    paged_list_parameters,
-    response_schema,
-)
+from tests.support import resources
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +19,7 @@ DETAIL = "/v1/balance_transactions/{balance_transaction_id}"
     [(BALANCE, "retrieve_balance"), (LIST, "list_balance_transactions"), (DETAIL, "retrieve_balance_transaction")],
 )
 def test_each_operation(document, path, operation_id):
-    get_operation(document, path, operation_id)
+    resources.get_operation(document, path, operation_id)
 
 
 def test_the_balance_object(document):
@@ -34,7 +28,7 @@ def test_the_balance_object(document):
     assert schema["properties"]["object"]["enum"] == ["balance"]
     assert schema["properties"]["amount"]["type"] == "integer"
     assert schema["properties"]["low_balance"]["type"] == "boolean"
-    assert response_schema(document["paths"][BALANCE]["get"]) == {"$ref": "#/components/schemas/Balance"}
+    assert resources.response_schema(document["paths"][BALANCE]["get"]) == {"$ref": "#/components/schemas/Balance"}
 
 
 def test_the_balance_transaction_object(document):
@@ -46,16 +40,20 @@ def test_the_balance_transaction_object(document):
     for name in ("amount", "ending_balance", "created"):
         assert schema["properties"][name]["type"] == "integer"
     assert "negative" in schema["properties"]["amount"]["description"]
-    assert response_schema(document["paths"][DETAIL]["get"]) == {"$ref": "#/components/schemas/BalanceTransaction"}
+    assert resources.response_schema(document["paths"][DETAIL]["get"]) == {
+        "$ref": "#/components/schemas/BalanceTransaction"
+    }
 
 
 def test_the_list_and_its_parameters(document):
     operation = document["paths"][LIST]["get"]
-    assert_page_of(document, "PaginatedBalanceTransactionList", "BalanceTransaction")
-    p = paged_list_parameters(operation, cursor_format="balance-transaction-id", id_prefix="txn_", filters=["type"])
+    resources.assert_page_of(document, "PaginatedBalanceTransactionList", "BalanceTransaction")
+    p = resources.paged_list_parameters(
+        operation, cursor_format="balance-transaction-id", id_prefix="txn_", filters=["type"]
+    )
     assert sorted(p["type"]["schema"]["enum"]) == sorted(TransactionType.values)
     assert "invalid_request (param type)" in operation["responses"]["400"]["description"]
 
 
 def test_the_path_id(document, user, client):
-    assert_path_id(document, DETAIL, "balance_transaction_id", append(user).id)
+    resources.assert_path_id(document, DETAIL, "balance_transaction_id", append(user).id)

@@ -2,14 +2,7 @@
 
 import pytest
 
-from tests.support.resources import (
-    CURSORS,
-    assert_page_of,
-    assert_path_id,
-    get_operation,
-    paged_list_parameters,
-    response_schema,
-)
+from tests.support import resources
 
 from .factories import make_contact
 from .shapes import CONTACT_FIELDS
@@ -22,7 +15,7 @@ DETAIL = "/v1/contacts/{contact_id}"
 
 @pytest.mark.parametrize(("path", "operation_id"), [(LIST, "list_contacts"), (DETAIL, "retrieve_contact")])
 def test_each_operation(document, path, operation_id):
-    assert get_operation(document, path, operation_id)["tags"] == ["Contacts"]
+    assert resources.get_operation(document, path, operation_id)["tags"] == ["Contacts"]
 
 
 def test_the_contact_object(document):
@@ -35,13 +28,13 @@ def test_the_contact_object(document):
     assert phone["properties"]["label"]["enum"] == ["mobile", "home", "work", "other"]
     assert phone["properties"]["country"]["type"] == ["string", "null"]
     assert schema["properties"]["phone_numbers"]["items"] == {"$ref": "#/components/schemas/ContactPhoneNumber"}
-    assert response_schema(document["paths"][DETAIL]["get"]) == {"$ref": "#/components/schemas/Contact"}
+    assert resources.response_schema(document["paths"][DETAIL]["get"]) == {"$ref": "#/components/schemas/Contact"}
 
 
 def test_the_list_and_its_parameters(document):
     operation = document["paths"][LIST]["get"]
-    assert_page_of(document, "PaginatedContactList", "Contact")
-    p = paged_list_parameters(operation, cursor_format="contact-id", id_prefix="ct_", filters=["query"])
+    resources.assert_page_of(document, "PaginatedContactList", "Contact")
+    p = resources.paged_list_parameters(operation, cursor_format="contact-id", id_prefix="ct_", filters=["query"])
     assert p["query"]["schema"] == {
         "type": "string",
         "minLength": 1,
@@ -49,11 +42,11 @@ def test_the_list_and_its_parameters(document):
         "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f]*$",
     }
     assert "start of a word" in p["query"]["description"] and "digits" in p["query"]["description"]
-    for cursor in CURSORS:
+    for cursor in resources.CURSORS:
         assert "name order" in p[cursor]["description"]
     assert "ordered by name" in operation["description"]
     assert "invalid_request (param query)" in operation["responses"]["400"]["description"]
 
 
 def test_the_path_id(document, user):
-    assert_path_id(document, DETAIL, "contact_id", make_contact(user).id)
+    resources.assert_path_id(document, DETAIL, "contact_id", make_contact(user).id)

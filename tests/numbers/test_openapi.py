@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.support.resources import assert_path_id, get_operation, paged_list_parameters, response_schema
+from tests.support import resources
 
 from .factories import make_number
 from .shapes import CALLER_ID_FIELDS, NUMBER_FIELDS
@@ -19,7 +19,7 @@ CALLER_IDS = "/v1/caller_ids"
     [(NUMBERS, "list_numbers"), (NUMBER, "retrieve_number"), (CALLER_IDS, "list_caller_ids")],
 )
 def test_each_operation(document, path, operation_id):
-    assert get_operation(document, path, operation_id)["tags"] == ["Numbers"]
+    assert resources.get_operation(document, path, operation_id)["tags"] == ["Numbers"]
 
 
 def test_the_number_object(document):
@@ -36,7 +36,7 @@ def test_the_number_object(document):
     assert properties["label"]["type"] == ["string", "null"]
     capabilities = document["components"]["schemas"]["NumberCapabilities"]
     assert set(capabilities["properties"]) == set(capabilities["required"]) == {"voice", "sms"}
-    assert response_schema(document["paths"][NUMBER]["get"]) == {"$ref": "#/components/schemas/Number"}
+    assert resources.response_schema(document["paths"][NUMBER]["get"]) == {"$ref": "#/components/schemas/Number"}
 
 
 def test_the_caller_id_object(document):
@@ -52,8 +52,8 @@ def test_the_caller_id_object(document):
     ("path", "format", "prefix"), [(NUMBERS, "number-id", "num_"), (CALLER_IDS, "caller-id-id", "cid_")]
 )
 def test_the_lists_and_their_parameters(document, path, format, prefix):
-    paged_list_parameters(document["paths"][path]["get"], cursor_format=format, id_prefix=prefix)
+    resources.paged_list_parameters(document["paths"][path]["get"], cursor_format=format, id_prefix=prefix)
 
 
 def test_the_path_id(document, user):
-    assert_path_id(document, NUMBER, "number_id", make_number(user).id)
+    resources.assert_path_id(document, NUMBER, "number_id", make_number(user).id)

@@ -4,7 +4,7 @@ and its errors."""
 import pytest
 
 from tests.rates.shapes import RATE_FIELDS
-from tests.support.resources import get_operation, response_schema
+from tests.support import resources
 
 pytestmark = pytest.mark.django_db
 
@@ -14,7 +14,7 @@ NULLABLE = {"to", "label", "prefix", "per_minute_amount_decimal", "next_step"}
 
 @pytest.fixture
 def operation(document):
-    return get_operation(document, PATH, "retrieve_rate")
+    return resources.get_operation(document, PATH, "retrieve_rate")
 
 
 def resolve(document, schema):
@@ -42,11 +42,11 @@ def test_the_errors(operation):
     assert "several countries" in operation["responses"]["400"]["description"]
     assert "not_found, param to" in operation["responses"]["404"]["description"]
     for status in ("400", "404"):
-        assert response_schema(operation, status) == {"$ref": "#/components/schemas/Error"}
+        assert resources.response_schema(operation, status) == {"$ref": "#/components/schemas/Error"}
 
 
 def test_the_rate_object(document, operation):
-    schema = resolve(document, response_schema(operation))
+    schema = resolve(document, resources.response_schema(operation))
     assert set(schema["properties"]) == set(schema["required"]) == RATE_FIELDS
     properties = schema["properties"]
     assert properties["object"]["enum"] == ["rate"]

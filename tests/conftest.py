@@ -2,6 +2,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
+from tests.support.credentials import cached_key_secret
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import install_fake_tokens
 from tests.support.openapi import openapi_document
@@ -100,6 +101,12 @@ def live_secret(user, key_scopes):
 def test_secret(user, key_scopes):
     """A test-mode API key's secret holding ``key_scopes``."""
     return make_api_key(user, scopes=key_scopes, livemode=False)[1]
+
+
+@pytest.fixture
+def cached_secret(store, user, key_scopes):
+    """A live API key's secret holding ``key_scopes``, already in the credential cache."""
+    return cached_key_secret(user, key_scopes)
 
 
 @pytest.fixture

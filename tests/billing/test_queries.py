@@ -5,7 +5,6 @@ statements on a cached credential"), pinned: the credential costs none, the bala
 import pytest
 
 from tests.billing.factories import ledger
-from tests.support.credentials import cached_key_secret
 from tests.support.resources import assert_statements, bearer_get
 from tests.support.sql import DATES_ARE_PARAMETERS, second_answer_compiles_nothing, with_cursors
 
@@ -15,11 +14,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rows(user):
     return ledger(user, ["top_up", "call", "transcript", "refund", "call", "adjustment"] * 3)
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["credits:read"])
 
 
 @pytest.mark.parametrize(

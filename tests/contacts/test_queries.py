@@ -4,7 +4,6 @@ search is the same page statement (the term lookups are subqueries of it)."""
 
 import pytest
 
-from tests.support.credentials import cached_key_secret
 from tests.support.mcp import McpClient, install_fake_tokens
 from tests.support.resources import assert_statements, bearer_get
 from tests.support.sql import second_answer_compiles_nothing, with_cursors
@@ -19,11 +18,6 @@ def contacts(user):
     made = make_contacts(user, [f"Ana {n:02d}" for n in range(12)])
     made.append(make_contact(user, "José Álvarez", [("+34612345678", "mobile"), ("+14155550100", "work")]))
     return made
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["contacts:read"])
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ none, a page or a number one, a cursor one more (its row)."""
 
 import pytest
 
-from tests.support.credentials import cached_key_secret
 from tests.support.mcp import McpClient, install_fake_tokens
 from tests.support.resources import assert_statements
 
@@ -17,11 +16,6 @@ def rows(user):
     numbers = make_numbers(user, 6)
     caller_ids = [make_caller_id(user, f"+1415555010{n}", default=n == 0) for n in range(4)]
     return {"num": numbers, "cid": caller_ids}
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["numbers:read"])
 
 
 @pytest.mark.parametrize(

@@ -5,16 +5,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.support.credentials import cached_key_secret
 from tests.support.resources import bearer_get
 from tests.support.sql import second_answer_compiles_nothing
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["rates:read"])
 
 
 def get(to, secret):

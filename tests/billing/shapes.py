@@ -1,5 +1,4 @@
-"""The exact field sets of the billing objects (docs/design.md, Phase 2): what GET /v1/balance and
-/v1/balance_transactions answer and what the OpenAPI document declares."""
+"""The exact field sets of the billing objects (docs/design.md, Phase 2), in answers and in the OpenAPI document."""
 
 BALANCE_FIELDS = {
     "object",

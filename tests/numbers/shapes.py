@@ -1,5 +1,4 @@
-"""The exact field sets of the numbers objects (docs/design.md, Phase 2): what GET /v1/numbers and
-/v1/caller_ids answer and what the OpenAPI document declares."""
+"""The exact field sets of the numbers objects (docs/design.md, Phase 2), in answers and in the OpenAPI document."""
 
 NUMBER_FIELDS = {
     "id",

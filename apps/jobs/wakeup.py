@@ -87,9 +87,9 @@ class Listener:
                 with self._connect() as listening:
                     for name in self.bells:
                         listening.execute(f'LISTEN "{name}"')
-                    self.listening.set()
                     pause = 1.0
                     self._ring_all()  # rows written while it was away: look now
+                    self.listening.set()
                     self._listen(listening)
             except Exception as exc:  # whatever it was, the lanes poll meanwhile and it tries again
                 if self.stopping.is_set():

@@ -16,7 +16,7 @@ from apps.jobs.management.commands.run_worker import Command
 from apps.jobs.models import Job
 from apps.jobs.public import CARRIER, HOUSEKEEPING, enqueue, enqueue_statement
 from apps.jobs.registry import HandlerSpec
-from tests.support.jobs import frozen, register, without_schedules
+from tests.support.jobs import Stopper, frozen, register, without_schedules
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -130,22 +130,9 @@ def test_a_ring_while_the_lane_looks_for_work_ends_its_wait_at_once():
     assert bell.wait(seen, timeout=60)
 
 
-class _Stopper:
-    """The listener's stop flag with a clock-free wait: records each pause, stops after ``after`` of them."""
-
-    def __init__(self, after):
-        self.after, self.waits = after, []
-
-    def is_set(self):
-        return len(self.waits) >= self.after
-
-    def wait(self, seconds):
-        self.waits.append(seconds)
-
-
 def test_a_listener_that_cannot_connect_tries_again_less_often_and_rings_nothing(monkeypatch, caplog):
     bells = {CARRIER: wakeup.Bell()}
-    stopper = _Stopper(after=3)
+    stopper = Stopper(after=3)
     listener = wakeup.Listener(bells, stopper, alias="default")
 
     def refused():

@@ -68,6 +68,16 @@ def due_rows(now: datetime):
     )
 
 
+def next_due(*, now: datetime, lane: str | None = None) -> datetime | None:
+    """When the earliest ready row due after ``now`` (of ``lane``) falls due: one read of the first
+    entry of the ready rows' index past ``now``. Rows due already and not claimed (leased, past a
+    lane's bounds, of a kind nobody handles) are not waited for."""
+    rows = Job.objects.filter(status=JobStatus.READY, run_at__gt=now)
+    if lane is not None:
+        rows = rows.filter(lane=lane)
+    return rows.order_by("run_at").values_list("run_at", flat=True).first()
+
+
 def claim(
     *,
     now: datetime,

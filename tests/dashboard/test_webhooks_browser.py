@@ -13,8 +13,8 @@ from apps.credentials.principal import Principal
 from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.models import WebhookEndpoint
 from apps.webhooks.services import endpoint_create
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import PASSWORD, WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import PASSWORD, assert_fits
 from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
@@ -23,7 +23,6 @@ from tests.support.webhook_history import deliver_all, make_endpoint
 from tests.support.webhooks import key_caller
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 LONG_PATH = "/integrations/pocket-assistant/customer-7f3a9c2e/webhooks/events-receiver?source=telephony&account=ada"
 EVERY_TYPE = ["call.ringing_you", "call.in_progress", "call.ended", "transcript.completed", "transcript.failed"]
@@ -103,54 +102,45 @@ def account(service, receiver):
 @by_width
 def test_the_webhooks_pages_fit_and_their_forms_work(service, dns, receiver, width):
     user, endpoint = account(service, receiver)
-    require_browser()
-    from playwright.sync_api import sync_playwright
+    with signed_in_page(service, user.email, width) as page:
+        page.click("header nav a:has-text('Webhooks')")
+        page.wait_for_url(f"{service}/settings/webhooks")
+        assert page.locator("section[data-mode=live] tr[data-endpoint-id]").count() == 2
+        assert page.locator("section[data-mode=test] tr[data-endpoint-id]").count() == 1
+        assert "Connected app \u201cPocket Assistant" in page.inner_text("section[data-mode=live]")
+        assert_fits(page, "webhooks")
+        assert_wraps_well(page, "webhooks")
 
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.click("header nav a:has-text('Webhooks')")
-            page.wait_for_url(f"{service}/settings/webhooks")
-            assert page.locator("section[data-mode=live] tr[data-endpoint-id]").count() == 2
-            assert page.locator("section[data-mode=test] tr[data-endpoint-id]").count() == 1
-            assert "Connected app \u201cPocket Assistant" in page.inner_text("section[data-mode=live]")
-            assert_fits(page, "webhooks")
-            assert_wraps_well(page, "webhooks")
+        page.click(f"tr[data-endpoint-id='{endpoint.pk}'] td.url a")
+        page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 6  # 2 events, 3 attempts each
+        assert_fits(page, "endpoint")
+        assert_wraps_well(page, "endpoint")
 
-            page.click(f"tr[data-endpoint-id='{endpoint.pk}'] td.url a")
-            page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 6  # 2 events, 3 attempts each
-            assert_fits(page, "endpoint")
-            assert_wraps_well(page, "endpoint")
+        page.click("#resend button[type=submit]")
+        page.wait_for_selector("p[role=status]:has-text('Queued 2 redeliveries')")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
+        assert_fits(page, "endpoint, resent")
+        page.click("#resend button[type=submit]")
+        page.wait_for_selector("p[role=status]:has-text('Nothing to resend')")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
 
-            page.click("#resend button[type=submit]")
-            page.wait_for_selector("p[role=status]:has-text('Queued 2 redeliveries')")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
-            assert_fits(page, "endpoint, resent")
-            page.click("#resend button[type=submit]")
-            page.wait_for_selector("p[role=status]:has-text('Nothing to resend')")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
+        page.select_option("#expires_in", "3600")
+        page.click("#secret button[type=submit]")
+        page.wait_for_selector("#new-secret")
+        assert page.inner_text("#new-secret").startswith("whsec_")
+        assert_fits(page, "endpoint, new secret")
 
-            page.select_option("#expires_in", "3600")
-            page.click("#secret button[type=submit]")
-            page.wait_for_selector("#new-secret")
-            assert page.inner_text("#new-secret").startswith("whsec_")
-            assert_fits(page, "endpoint, new secret")
-
-            page.locator("#deliveries tr[data-delivery-id] a:has-text('Body')").last.click()
-            page.wait_for_selector("pre#body")
-            assert '"type":"call.ended"' in page.inner_text("pre#body")
-            assert_fits(page, "delivery")
-            assert_wraps_well(page, "delivery")
-            page.click("#delivery details.formatted summary")
-            assert '"type": "call.ended"' in page.inner_text("#delivery details.formatted pre")
-            assert_fits(page, "delivery, formatted")
-            page.click("#delivery button:has-text('Redeliver')")
-            page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
-            assert "Queued a redelivery of call.ended" in page.inner_text("#endpoint")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 9
-            assert_fits(page, "endpoint, redelivered")
-        finally:
-            browser.close()
+        page.locator("#deliveries tr[data-delivery-id] a:has-text('Body')").last.click()
+        page.wait_for_selector("pre#body")
+        assert '"type":"call.ended"' in page.inner_text("pre#body")
+        assert_fits(page, "delivery")
+        assert_wraps_well(page, "delivery")
+        page.click("#delivery details.formatted summary")
+        assert '"type": "call.ended"' in page.inner_text("#delivery details.formatted pre")
+        assert_fits(page, "delivery, formatted")
+        page.click("#delivery button:has-text('Redeliver')")
+        page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
+        assert "Queued a redelivery of call.ended" in page.inner_text("#endpoint")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 9
+        assert_fits(page, "endpoint, redelivered")

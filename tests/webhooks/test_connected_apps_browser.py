@@ -6,13 +6,12 @@ import pytest
 from apps.credentials.principal import Principal
 from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.services import endpoint_create, endpoint_update
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 LONG_URL = "https://hooks.example.com/" + "/".join(["integrations", "pocket-assistant", "a" * 60, "events"])
 
@@ -43,22 +42,13 @@ def app_with_endpoints(service):
 @by_width
 def test_an_apps_endpoints_fit(service, dns, width):
     user, app = app_with_endpoints(service)
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.goto(f"{service}/settings/connected-apps")
-            entry = page.locator(f"tr[data-client-id='{app.client_id}']")
-            assert "3 webhook endpoints" in entry.inner_text()
-            assert_fits(page, "connected apps, endpoints folded")
-            entry.locator("details.webhooks summary").click()
-            assert entry.locator("details.webhooks li").count() == 3
-            assert LONG_URL in entry.inner_text()
-            assert "Disabled" in entry.locator("details.webhooks li").nth(0).inner_text()
-            assert_fits(page, "connected apps, endpoints open")
-        finally:
-            browser.close()
+    with signed_in_page(service, user.email, width) as page:
+        page.goto(f"{service}/settings/connected-apps")
+        entry = page.locator(f"tr[data-client-id='{app.client_id}']")
+        assert "3 webhook endpoints" in entry.inner_text()
+        assert_fits(page, "connected apps, endpoints folded")
+        entry.locator("details.webhooks summary").click()
+        assert entry.locator("details.webhooks li").count() == 3
+        assert LONG_URL in entry.inner_text()
+        assert "Disabled" in entry.locator("details.webhooks li").nth(0).inner_text()
+        assert_fits(page, "connected apps, endpoints open")

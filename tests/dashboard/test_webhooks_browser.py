@@ -3,7 +3,6 @@ modes with long URLs and every event type, an endpoint's deliveries, a body, and
 (resend what failed, twice; rotate the secret; redeliver) done by clicking. Nothing is wider than
 the screen, no date wraps, and a long URL or event name wraps only at its joints."""
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -15,10 +14,9 @@ from apps.webhooks.models import WebhookEndpoint
 from apps.webhooks.services import endpoint_create
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import PASSWORD, assert_fits
-from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
-from tests.support.receivers import Receiver, Reply
+from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
 from tests.support.webhooks import key_caller
 
@@ -52,21 +50,6 @@ def assert_wraps_well(page, label):
     found = page.evaluate(WRAPS)
     assert not found["broken"], f"{label}: broken mid-word: {found['broken']}"
     assert not found["dates"], f"{label}: dates on several lines: {found['dates']}"
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
 
 
 def account(service, receiver):

@@ -3,7 +3,6 @@ owners and status, each endpoint's recent deliveries and the exact body sent, an
 resends what failed while the receiver was down, and rotates a signing secret; another
 account's endpoint or delivery is a 404 for every page and form."""
 
-import socket
 from datetime import UTC, timedelta
 
 import pytest
@@ -17,30 +16,14 @@ from apps.jobs.public import run_due
 from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.secrets import decrypt
 from apps.webhooks.services import endpoint_create
-from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
-from tests.support.receivers import Receiver, Reply
+from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
 from tests.support.webhooks import key_caller
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "webhooks-page-password-1"
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
 
 
 @pytest.fixture

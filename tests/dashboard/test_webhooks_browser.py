@@ -8,17 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.models import WebhookEndpoint
 from apps.webhooks.services import endpoint_create
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import PASSWORD, assert_fits
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
 from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
-from tests.support.webhooks import key_caller
+from tests.support.webhooks import connected_app, key_caller
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,15 +55,8 @@ def account(service, receiver):
     user = UserFactory(email="ada@example.com")
     user.set_password(PASSWORD)
     user.save()
-    app = make_client(name="Pocket Assistant with a rather long descriptive name")
-    issue(user, app, resource=f"{service}/mcp", scope=" ".join(ALL_SCOPES))
-    as_app = Principal(
-        kind="oauth",
-        user=user,
-        credential_id=app.client_id,
-        client_id=app.client_id,
-        scopes=frozenset(ALL_SCOPES),
-        livemode=True,
+    _app, as_app = connected_app(
+        user, "Pocket Assistant with a rather long descriptive name", resource=f"{service}/mcp"
     )
     endpoint_create(
         principal=as_app, data={"url": f"https://hooks.example.com{LONG_PATH}", "enabled_events": EVERY_TYPE}

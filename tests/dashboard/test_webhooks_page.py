@@ -10,17 +10,14 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.jobs.public import run_due
 from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.secrets import decrypt
 from apps.webhooks.services import endpoint_create
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
 from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
-from tests.support.webhooks import key_caller
+from tests.support.webhooks import connected_app, key_caller
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "webhooks-page-password-1"
@@ -70,16 +67,7 @@ class TestList:
         make_endpoint(caller, receiver.url("/test-hook"))
         live = make_endpoint(live_caller, "https://hooks.example.com/live-hook", events=["*"])
         live_caller.post(f"/v1/webhook_endpoints/{live['id']}", {"disabled": True})
-        app = make_client(name="Pocket Assistant")
-        issue(owner, app, scope=" ".join(ALL_SCOPES))
-        as_app = Principal(
-            kind="oauth",
-            user=owner,
-            credential_id=app.client_id,
-            client_id=app.client_id,
-            scopes=frozenset(ALL_SCOPES),
-            livemode=True,
-        )
+        _app, as_app = connected_app(owner, "Pocket Assistant")
         endpoint_create(principal=as_app, data={"url": "https://hooks.example.com/app", "enabled_events": ["*"]})
 
         html = page(browser, "/settings/webhooks").replace("<wbr>", "")  # a URL's line-break points

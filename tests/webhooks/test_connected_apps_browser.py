@@ -3,13 +3,11 @@ laptop's: a long URL, a disabled endpoint and every event type fit the card, fol
 
 import pytest
 
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.services import endpoint_create, endpoint_update
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
+from tests.support.webhooks import connected_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,16 +17,7 @@ LONG_URL = "https://hooks.example.com/" + "/".join(["integrations", "pocket-assi
 def app_with_endpoints(service):
     """An account whose app made three endpoints (one disabled). Made before Playwright starts."""
     user = UserFactory(email="ada@example.com")
-    app = make_client(name="Pocket Assistant")
-    issue(user, app, resource=f"{service}/mcp", scope=" ".join(ALL_SCOPES))
-    as_app = Principal(
-        kind="oauth",
-        user=user,
-        credential_id=app.client_id,
-        client_id=app.client_id,
-        scopes=frozenset(ALL_SCOPES),
-        livemode=True,
-    )
+    app, as_app = connected_app(user, "Pocket Assistant", resource=f"{service}/mcp")
     endpoint_create(principal=as_app, data={"url": LONG_URL, "enabled_events": ["*"]})
     types = ["call.ringing_you", "call.in_progress", "call.ended", "transcript.completed", "message.received"]
     endpoint_create(principal=as_app, data={"url": "https://hooks.example.com/calls", "enabled_events": types})

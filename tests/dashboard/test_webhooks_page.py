@@ -14,13 +14,13 @@ from apps.jobs.public import run_due
 from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.secrets import decrypt
 from apps.webhooks.services import endpoint_create
-from tests.support.factories import UserFactory
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.oauth import signed_in
 from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
 from tests.support.webhooks import connected_app, key_caller
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "webhooks-page-password-1"
 
 
 @pytest.fixture
@@ -30,11 +30,7 @@ def owner(db):
 
 @pytest.fixture
 def browser(owner) -> Client:
-    owner.set_password(PASSWORD)
-    owner.save()
-    client = Client()
-    assert client.login(username=owner.email, password=PASSWORD)
-    return client
+    return signed_in(owner)
 
 
 @pytest.fixture
@@ -214,8 +210,6 @@ class TestRotate:
 
     def test_forms_need_the_csrf_token(self, owner, key, receiver):
         endpoint = WebhookEndpoint.objects.get(pk=make_endpoint(key[1], receiver.url())["id"])
-        owner.set_password(PASSWORD)
-        owner.save()
         strict = Client(enforce_csrf_checks=True)
         strict.login(username=owner.email, password=PASSWORD)
         before = endpoint.secret_encrypted

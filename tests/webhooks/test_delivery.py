@@ -22,16 +22,11 @@ from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.public import publish
 from tests.support.jobs import frozen
 from tests.support.receivers import Reply
+from tests.support.webhook_history import make_endpoint
 
 pytestmark = pytest.mark.django_db
 
 CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
-
-
-def make_endpoint(caller, url, events=("call.ended",)):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
-    assert response.status_code == 201, response.content
-    return response.json()
 
 
 def run_retries(clock, rounds: int) -> None:

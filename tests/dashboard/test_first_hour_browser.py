@@ -16,9 +16,9 @@ from apps.credentials.principal import Principal
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import assert_fits
 from tests.numbers.factories import make_number
-from tests.support.consent_flow import consent_page
+from tests.support.consent_flow import consent_page, self_registered_app
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client, pkce
+from tests.support.oauth import issue, make_client
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -97,10 +97,8 @@ def test_a_recent_action_is_not_cut_short_on_a_laptop(service, width):
 @by_width
 def test_the_trust_checkbox_is_as_large_as_the_others(service, width):
     user = UserFactory(email="ada@example.com")
-    app = make_client(name="Caller", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    _verifier, challenge = pkce()
-    scope = "rates:read calls:place"
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, _callback):
+    app = self_registered_app("Caller")
+    with consent_page(service, width, user.email, app, "rates:read calls:place") as (page, _callback, _verifier):
         page.check("#scopes input[value='calls:place']")
         trust = page.locator("#confirm-sensitive").bounding_box()
         scope = page.locator("#scopes input[value='calls:place']").bounding_box()

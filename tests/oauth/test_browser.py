@@ -16,9 +16,9 @@ from django.test import Client
 
 from tests.browser import by_width, chromium_page
 from tests.browser_pages import assert_fits
-from tests.support.consent_flow import callback_server, consent_page, exchange_landed, land
+from tests.support.consent_flow import callback_server, consent_page, exchange_landed, land, self_registered_app
 from tests.support.factories import PASSWORD, UserFactory
-from tests.support.oauth import exchange, make_client, pkce, query
+from tests.support.oauth import exchange, pkce, query
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +33,7 @@ def client_callback():
 @by_width
 def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback, width):
     user = UserFactory(email="grace@example.com", display_name="Grace Hopper")
-    app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
+    app = self_registered_app("Pocket Assistant")
     verifier, challenge = pkce()
     params = {
         "response_type": "code",
@@ -86,11 +86,10 @@ def test_sign_in_consent_allow_lands_on_redirect_uri(service, client_callback, w
 @by_width
 def test_unticking_the_sensitive_scopes_allows_without_the_confirmation(service, width):
     user = UserFactory(email="mary@example.com")
-    app = make_client(name="Reader", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    verifier, challenge = pkce()
+    app = self_registered_app("Reader")
     scope = "rates:read calls:read calls:place"
 
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, callback):
+    with consent_page(service, width, user.email, app, scope) as (page, callback, verifier):
         boxes = page.locator("#scopes input[name=scopes]")
         assert boxes.count() == 3
         assert [boxes.nth(n).is_checked() for n in range(3)] == [True, True, False]  # the sensitive one unticked
@@ -110,11 +109,9 @@ def test_unticking_the_sensitive_scopes_allows_without_the_confirmation(service,
 @by_width
 def test_a_sensitive_scope_kept_ticked_still_needs_the_confirmation(service, width):
     user = UserFactory(email="annie@example.com")
-    app = make_client(name="Caller", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    verifier, challenge = pkce()
-    scope = "rates:read transcripts:read"
+    app = self_registered_app("Caller")
 
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, callback):
+    with consent_page(service, width, user.email, app, "rates:read transcripts:read") as (page, callback, verifier):
         page.uncheck("#scopes input[value='rates:read']")
         page.uncheck("#scopes input[value='transcripts:read']")
         assert page.is_disabled("#allow")  # nothing ticked: only Deny
@@ -133,14 +130,10 @@ def test_a_sensitive_scope_kept_ticked_still_needs_the_confirmation(service, wid
 @by_width
 def test_deny_lands_on_the_redirect_uri_with_access_denied(service, width):
     user = UserFactory(email="hedy@example.com")
-    app = make_client(name="Nosy", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    _verifier, challenge = pkce()
+    app = self_registered_app("Nosy")
     scope = "rates:read calls:place"
 
-    with consent_page(service, width, user.email, app.client_id, challenge, scope, state="granular") as (
-        page,
-        callback,
-    ):
+    with consent_page(service, width, user.email, app, scope, state="granular") as (page, callback, _verifier):
         landed = land(page, callback, "#deny")
 
     back = query(landed)

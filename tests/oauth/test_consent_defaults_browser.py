@@ -8,9 +8,9 @@ import pytest
 from apps.credentials.scopes import ALL_SCOPES
 from tests.browser import by_width
 from tests.browser_pages import assert_fits
-from tests.support.consent_flow import consent_page, exchange_landed, land
+from tests.support.consent_flow import consent_page, exchange_landed, land, self_registered_app
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client, pkce
+from tests.support.oauth import issue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,9 +20,8 @@ NOT_SENSITIVE = ["rates:read", "credits:read", "calls:read", "contacts:read", "n
 @by_width
 def test_everything_asked_one_click_grants_only_what_is_not_sensitive(service, width):
     user = UserFactory(email="ada@example.com")
-    app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    verifier, challenge = pkce()
-    with consent_page(service, width, user.email, app.client_id, challenge, " ".join(ALL_SCOPES)) as (page, callback):
+    app = self_registered_app("Pocket Assistant")
+    with consent_page(service, width, user.email, app, " ".join(ALL_SCOPES)) as (page, callback, verifier):
         ticked = page.eval_on_selector_all(
             "#scopes input[name=scopes]", "boxes => boxes.filter(b => b.checked).map(b => b.value)"
         )
@@ -38,10 +37,9 @@ def test_everything_asked_one_click_grants_only_what_is_not_sensitive(service, w
 @by_width
 def test_a_sensitive_scope_is_granted_only_when_ticked_and_confirmed(service, width):
     user = UserFactory(email="grace@example.com")
-    app = make_client(name="Caller", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    verifier, challenge = pkce()
+    app = self_registered_app("Caller")
     scope = "rates:read calls:place webhooks:manage"
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, callback):
+    with consent_page(service, width, user.email, app, scope) as (page, callback, verifier):
         assert not page.is_checked("#scopes input[value='calls:place']")
         assert not page.is_checked("#scopes input[value='webhooks:manage']")
         page.check("#scopes input[value='calls:place']")
@@ -55,11 +53,10 @@ def test_a_sensitive_scope_is_granted_only_when_ticked_and_confirmed(service, wi
 @by_width
 def test_a_step_up_shows_what_is_new_first_and_one_click_grants_it(service, width):
     user = UserFactory(email="mary@example.com")
-    app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
+    app = self_registered_app("Pocket Assistant")
     issue(user, app, resource=f"{service}/mcp", scope="rates:read calls:read")  # connected with a narrowed grant
-    verifier, challenge = pkce()
     scope = "rates:read calls:read credits:read"
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, callback):
+    with consent_page(service, width, user.email, app, scope) as (page, callback, verifier):
         assert "asks for more access" in page.text_content("h1")
         labels = page.locator("#scopes label")
         assert [labels.nth(n).get_attribute("data-scope") for n in range(3)] == [

@@ -8,9 +8,8 @@ from apps.safeguards.models import ConnectionRules, Decision
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import assert_fits
 from tests.calls.callbacks import CALLEE, Placer, ready
-from tests.support.consent_flow import consent_page, land
+from tests.support.consent_flow import consent_page, land, self_registered_app
 from tests.support.factories import UserFactory
-from tests.support.oauth import make_client, pkce
 from tests.support.safeguards import connect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,10 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @by_width
 def test_consent_offers_the_allowance_once_calls_place_is_ticked(service, width):
     user = UserFactory(email="ada@example.com")
-    app = make_client(name="Pocket Assistant", redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
-    _verifier, challenge = pkce()
-    scope = "rates:read calls:place"
-    with consent_page(service, width, user.email, app.client_id, challenge, scope) as (page, callback):
+    app = self_registered_app("Pocket Assistant")
+    with consent_page(service, width, user.email, app, "rates:read calls:place") as (page, callback, _verifier):
         assert page.is_hidden("#app-rules")  # calls:place starts unticked: nothing to choose yet
         page.check("#scopes input[value='calls:place']")
         assert page.is_visible("#app-rules")

@@ -11,7 +11,7 @@ from django.test import Client
 
 from tests.browser import chromium_page
 from tests.support.factories import PASSWORD
-from tests.support.oauth import exchange, query
+from tests.support.oauth import exchange, make_client, pkce, query
 
 
 class _Callback(BaseHTTPRequestHandler):
@@ -66,14 +66,21 @@ def open_consent(page, service: str, email: str, query: str) -> None:
     page.wait_for_url(re.compile(re.escape(f"{service}/oauth/consent?transaction=otx_")))
 
 
+def self_registered_app(name: str):
+    """An app registered by itself (DCR) whose redirect URI is loopback, so any port of it matches."""
+    return make_client(name=name, redirect_uris="http://127.0.0.1/callback", registration_source="dcr")
+
+
 @contextmanager
-def consent_page(service: str, width: int, email: str, client_id: str, challenge: str, scope: str, **query_options):
-    """A browser ``width`` px wide on the consent page of ``client_id`` asking ``scope``, signed in
-    as ``email`` on the way; yields the page and the client's redirect URI (``callback_server``)."""
+def consent_page(service: str, width: int, email: str, app, scope: str, **query_options):
+    """A browser ``width`` px wide on the consent page of ``app`` asking ``scope``, signed in as
+    ``email`` on the way; yields the page, the client's redirect URI (``callback_server``) and the
+    PKCE verifier of the request."""
+    verifier, challenge = pkce()
     with callback_server() as callback, chromium_page(width) as page:
-        query = authorize_query(service, client_id, callback, challenge, scope, **query_options)
+        query = authorize_query(service, app.client_id, callback, challenge, scope, **query_options)
         open_consent(page, service, email, query)
-        yield page, callback
+        yield page, callback, verifier
 
 
 def land(page, callback: str, button: str = "#allow") -> str:

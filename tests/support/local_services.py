@@ -7,6 +7,7 @@ from contextlib import closing
 
 import pytest
 
+from tests.ratelimit.redis_server import start_private_redis
 from tests.support.dns import FakeDNS
 from tests.support.receivers import Receiver
 
@@ -30,8 +31,6 @@ def dns(monkeypatch):
 @pytest.fixture
 def redis_server():
     """A redis-server of this test's own on a free port, which it may stop and count; never the shared one."""
-    from tests.ratelimit.redis_server import start_private_redis
-
     server = start_private_redis()
     yield server
     server.stop()

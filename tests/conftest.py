@@ -3,6 +3,7 @@ from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
 from tests.support.factories import UserFactory, make_api_key
+from tests.support.local_services import dns, on_redis, receiver, redis_server  # noqa: F401  (shared by the folders)
 from tests.support.twilio_line import clock, line, twilio  # noqa: F401  (one suite, two carriers)
 
 # Under pytest-xdist (make test: --dist loadgroup) each group runs on one worker, so the session's

@@ -27,7 +27,7 @@ from apps.telephony.public import events as ev
 
 from . import spoken
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
-from .serializers import usage_of
+from .pricing import usage_of
 from .states import call_apply_event
 
 CALLS = {True: 320, False: 40}  # live: a few hundred; test mode: a smaller set

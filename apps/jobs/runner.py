@@ -285,6 +285,12 @@ def run_due(
     where: dict | None = None,
     lane: str | None = None,
 ) -> int:
+    """Claim and run due rows in this process until none is due (or ``limit`` ran); returns how many ran.
+
+    ``now`` fixes the clock for the run (what is due, leases, retry times); by default
+    ``timezone.now()`` at each claim. ``lane`` claims as a worker's thread of that lane does,
+    within the lane's bounds per tenant and subject.
+    """
     kinds = list(kinds) if kinds is not None else None
     batch = conf.get("BATCH_SIZE")
     # A bounded lane's claim stops short at its bounds, not only when nothing more is due.

@@ -11,17 +11,14 @@ from datetime import UTC, datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from apps.api_v1.public import (
-    IDEMPOTENCY_PARAMETER,
-    HasScope,
-    IdempotentMixin,
+    ResourceActionApi,
     ResourceApi,
     ResourceListApi,
     error_response,
+    found_or_404,
 )
 from apps.core.errors import ApiError
 from apps.ratelimit.public import budgets
@@ -52,18 +49,15 @@ def _body(request) -> dict:
 
 def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
     endpoint = selectors.endpoint_get(principal=request.auth, endpoint_id=endpoint_id)
-    if endpoint is None:
-        raise ApiError("not_found", "No such webhook endpoint.", param=param)
-    return endpoint
+    return found_or_404(endpoint, param, "No such webhook endpoint.")
 
 
-class _WebhookActionApi(IdempotentMixin, APIView):
+class _WebhookActionApi(ResourceActionApi):
     """A POST-only action on /v1: bearer credentials and the scope check of a resource view, no read."""
 
-    permission_classes = [IsAuthenticated, HasScope]
     required_scope = SCOPE
+    # Writes and reads alike spend the reads budget.
     ratelimit_class = budgets.READS
-    http_method_names = ["post", "options"]
 
 
 def read_write(read_view, write_view):
@@ -118,7 +112,6 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Create a webhook endpoint; the answer holds its whsec_ secret, shown once",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: _object("The webhook_endpoint, with its secret."),
             400: error_response(
@@ -154,7 +147,6 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Change url, enabled_events, description, or disable (disabled: true) and enable it",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint."),
             400: error_response(
@@ -171,7 +163,6 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         operation_id="delete_webhook_endpoint",
         tags=ENDPOINT_TAGS,
         summary="Delete a webhook endpoint; its pending attempts are dropped",
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object('{"id", "object": "webhook_endpoint", "deleted": true}'),
         },
@@ -189,7 +180,6 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="A new secret; the old one keeps signing beside it for expires_in seconds (default 86400)",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint with its new secret and previous_secret_expires_at."),
             400: error_response("invalid_request (param expires_in): not a whole number from 0 to 604800."),
@@ -209,7 +199,6 @@ class WebhookEndpointTestApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Send a ping event to this endpoint now",
         request=None,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The ping event, on its way."),
             400: error_response("invalid_request: the endpoint is disabled."),
@@ -291,9 +280,7 @@ class EventListApi(ResourceListApi):
 
 def _event_or_404(request, event_id: str):
     event = selectors.event_get(principal=request.auth, event_id=event_id)
-    if event is None:
-        raise ApiError("not_found", "No such event (events are kept 30 days).", param="event_id")
-    return event
+    return found_or_404(event, "event_id", "No such event (events are kept 30 days).")
 
 
 class EventDetailApi(ResourceApi):
@@ -315,7 +302,6 @@ class EventRedeliverApi(_WebhookActionApi):
         tags=EVENT_TAGS,
         summary="Send an event to one endpoint now, once, outside the retry schedule",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The webhook_delivery, pending."),
             400: error_response("invalid_request (param endpoint): missing, disabled, or not subscribed to the type."),

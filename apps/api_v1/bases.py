@@ -42,9 +42,16 @@ class ResourceListApi(ResourceApi):
     cursor_id_prefix = ""
 
     def list(self, queryset, serializer_class, *, context: dict | None = None) -> Response:
+        return self._paged(queryset, lambda page: serializer_class(page, many=True, context=context or {}).data)
+
+    def list_payloads(self, queryset, payload) -> Response:
+        """As ``list``, each object of the page written by ``payload(row) -> dict``."""
+        return self._paged(queryset, lambda page: [payload(row) for row in page])
+
+    def _paged(self, queryset, write) -> Response:
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(queryset, self.request, view=self)
-        return paginator.get_paginated_response(serializer_class(page, many=True, context=context or {}).data)
+        return paginator.get_paginated_response(write(page))
 
 
 class ResourceActionApi(IdempotentMixin, APIView):

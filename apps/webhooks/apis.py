@@ -99,9 +99,7 @@ class WebhookEndpointListApi(ResourceListApi):
         responses={200: _object("A list of webhook_endpoint objects (secret null).")},
     )
     def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.endpoint_list(principal=request.auth), request, view=self)
-        return paginator.get_paginated_response([endpoint_payload(e) for e in page])
+        return self.list_payloads(selectors.endpoint_list(principal=request.auth), endpoint_payload)
 
 
 class WebhookEndpointCreateApi(_WebhookActionApi):
@@ -230,11 +228,7 @@ class WebhookDeliveryListApi(ResourceListApi):
             raise ApiError(
                 "invalid_request", f"status must be one of {', '.join(DeliveryStatus.values)}.", param="status"
             )
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(
-            selectors.delivery_list(endpoint=endpoint, status=wanted), request, view=self
-        )
-        return paginator.get_paginated_response([delivery_payload(d) for d in page])
+        return self.list_payloads(selectors.delivery_list(endpoint=endpoint, status=wanted), delivery_payload)
 
 
 # ASCII digits only (str.isdigit takes "²", which int() refuses), at most 11 of them (the year 5138):
@@ -273,9 +267,7 @@ class EventListApi(ResourceListApi):
         if type_name is not None and type_name not in types.EVENT_TYPES:
             raise ApiError("invalid_request", f"type must be one of {', '.join(types.EVENT_TYPES)}.", param="type")
         rows = selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response([event_payload(e) for e in page])
+        return self.list_payloads(rows, event_payload)
 
 
 def _event_or_404(request, event_id: str):

@@ -13,6 +13,7 @@ from .bases import ResourceActionApi, ResourceApi, ResourceListApi
 from .examples import EXAMPLE_TIME, list_example, response_example
 from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
+from .filters import query_choice
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF, error_response
@@ -60,6 +61,7 @@ __all__ = [
     "list_example",
     "page",
     "parse_limit",
+    "query_choice",
     "register_expansion",
     "response_example",
 ]

@@ -3,8 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
-from apps.core.errors import ApiError
+from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response, query_choice
 
 from . import selectors
 from .models import TXN_PREFIX, TransactionType
@@ -69,9 +68,7 @@ class BalanceTransactionListApi(ResourceListApi):
         },
     )
     def get(self, request):
-        kind = request.query_params.get("type")
-        if kind is not None and kind not in TransactionType.values:
-            raise ApiError("invalid_request", f"type must be one of {', '.join(TransactionType.values)}.", param="type")
+        kind = query_choice(request, "type", TransactionType.values)
         return self.list(
             selectors.balance_transaction_list(principal=request.auth, type=kind), BalanceTransactionSerializer
         )

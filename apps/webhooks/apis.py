@@ -19,6 +19,7 @@ from apps.api_v1.public import (
     ResourceListApi,
     error_response,
     found_or_404,
+    query_choice,
 )
 from apps.core.errors import ApiError
 from apps.ratelimit.public import budgets
@@ -223,11 +224,7 @@ class WebhookDeliveryListApi(ResourceListApi):
     )
     def get(self, request, endpoint_id: str):
         endpoint = _endpoint_or_404(request, endpoint_id)
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in DeliveryStatus.values:
-            raise ApiError(
-                "invalid_request", f"status must be one of {', '.join(DeliveryStatus.values)}.", param="status"
-            )
+        wanted = query_choice(request, "status", DeliveryStatus.values)
         return self.list_payloads(selectors.delivery_list(endpoint=endpoint, status=wanted), delivery_payload)
 
 
@@ -263,9 +260,7 @@ class EventListApi(ResourceListApi):
         },
     )
     def get(self, request):
-        type_name = request.query_params.get("type")
-        if type_name is not None and type_name not in types.EVENT_TYPES:
-            raise ApiError("invalid_request", f"type must be one of {', '.join(types.EVENT_TYPES)}.", param="type")
+        type_name = query_choice(request, "type", types.EVENT_TYPES)
         rows = selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
         return self.list_payloads(rows, event_payload)
 

@@ -30,6 +30,15 @@ LISTEN_WINDOW = 0.5
 RECONNECT_PAUSE_MAX = 30.0
 # How often an idle listening connection is checked (one SELECT 1).
 CHECK_EVERY = 60.0
+# libpq's settings of the listening socket (where the database's own settings name none).
+LISTENING_SOCKET = {
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,
+}
 
 
 def channel(lane: str) -> str:
@@ -101,8 +110,13 @@ class Listener:
                 self.listening.clear()
 
     def _connect(self) -> psycopg.Connection:
-        # The database's own parameters (Django's, and the project's statement bound), without its pool.
-        return psycopg.connect(**connections[self.alias].get_connection_params(), autocommit=True)
+        # The database's own parameters (Django's, and the project's statement bound), without its
+        # pool; TCP keepalives and a user timeout so a network that drops without a word ends the
+        # connection in seconds, not at the kernel's retransmission limit.
+        params = connections[self.alias].get_connection_params()
+        for name, value in LISTENING_SOCKET.items():
+            params.setdefault(name, value)
+        return psycopg.connect(**params, autocommit=True)
 
     def _listen(self, listening: psycopg.Connection) -> None:
         checked = time.monotonic()

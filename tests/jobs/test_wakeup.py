@@ -222,3 +222,21 @@ def test_a_listener_whose_connection_is_ended_listens_again_and_rings_every_lane
     seen = bells[CARRIER].rung
     enqueue("tests.call_event", {"n": 1})
     assert bells[CARRIER].wait(seen, WAKE_TIMEOUT)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_an_operator_turns_the_notifications_off_where_no_worker_listens(listening):
+    bells, _listener = listening
+    seen = {lane: bell.rung for lane, bell in bells.items()}
+    with connection.cursor() as cursor:
+        cursor.execute("SET jobs.notify = 'off'")
+        try:
+            enqueue("tests.call_event", {"n": 1})
+        finally:
+            cursor.execute("RESET jobs.notify")
+    # One session's notifications arrive in commit order: once this one has, an earlier one would have.
+    enqueue("tests.chore", {"n": 2})
+    assert bells[HOUSEKEEPING].wait(seen[HOUSEKEEPING], WAKE_TIMEOUT)
+    assert bells[CARRIER].rung == seen[CARRIER]
+    assert Job.objects.filter(kind="tests.call_event").exists()

@@ -4,14 +4,23 @@ A trigger, so every way a row is written (``enqueue``, ``enqueue_statement`` ins
 statement, a bulk insert) notifies in the same statement, with no round trip of its own. The
 notification is delivered when the transaction commits, never for one rolled back, and
 PostgreSQL sends one per channel however many rows a transaction wrote. SQLite: nothing.
+
+A committing transaction that notified takes PostgreSQL's one notification lock through its
+commit, so such commits pass one at a time; where no worker listens (behind a transaction
+pooler) an operator turns the notifications off with ``ALTER DATABASE ... SET jobs.notify =
+'off'`` (docs/operations.md). The trigger is created under a short lock timeout, so a
+deploy never queues every enqueue behind a long transaction on the table.
 """
 
 from django.db import migrations
 
 CREATE = """
+SET LOCAL lock_timeout = '5s';
 CREATE OR REPLACE FUNCTION jobs_job_notify_lane() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('jobs_' || NEW.lane, '');
+    IF current_setting('jobs.notify', true) IS DISTINCT FROM 'off' THEN
+        PERFORM pg_notify('jobs_' || NEW.lane, '');
+    END IF;
     RETURN NULL;
 END
 $$;

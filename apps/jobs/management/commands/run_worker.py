@@ -131,6 +131,9 @@ class Command(BaseCommand):
         while not self.stopping.is_set():
             # Read before looking for work: a ring while it looks ends the wait below at once.
             seen = bell.rung if bell is not None else 0
+            if self.stopping.is_set():
+                # _stop sets the flag before it rings: a ring already counted in `seen` shows here.
+                break
             try:
                 # A connection that died or outlived CONN_MAX_AGE is replaced, as between requests
                 # (never inside a transaction: a test's, or a caller's running --once).

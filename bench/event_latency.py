@@ -4,7 +4,8 @@
 (``BENCH_DATABASE_URL``), CALLS accounts each placing one live callback through ``POST
 /v1/quotes`` and ``POST /v1/calls`` with the simulator as the carrier (answered, talked 30 s,
 hung up: each call's script is a few events due seconds apart), and one ``manage.py
-run_worker`` process with its production threads applying them. An event's latency is its
+run_worker`` process as a deployment runs it (its production threads, the default poll, woken by
+PostgreSQL's notifications) applying them. An event's latency is its
 job row's ``finished_at`` less its ``run_at`` (when it fell due): the rows' own timestamps,
 written by the worker. With ``--write-docs`` the figures replace the section "Simulated call
 events" of docs/performance.md.
@@ -55,7 +56,7 @@ def main(calls: int = 50, *, docs_wanted: bool = False) -> int:
         user = UserFactory()
         ready(user, credit=10**9, rates_too=n == 0)
         secrets.append(make_api_key(user, scopes=["calls:place", "calls:read", "rates:read"])[1])
-    worker = _workers(1)
+    worker = _workers(1, poll=None)
     try:
         # Started and polling (it writes the schedules' rows first): its start-up is no event's latency.
         started = time.monotonic()
@@ -98,14 +99,15 @@ def main(calls: int = 50, *, docs_wanted: bool = False) -> int:
             f"{os.cpu_count()} cores shared with other work: {calls} accounts each place one live callback "
             "(`POST /v1/quotes`, `POST /v1/calls`, the simulator as the carrier: answered, 30 s of talk, hung up), "
             f"all {calls} live at once, and one `manage.py run_worker` process ({threads} threads on the carrier "
-            "lane, PostgreSQL) applies their events. An event's latency is its job row's `finished_at` less its "
+            "lane, the default poll of 1 s, PostgreSQL) applies their events. An event's latency is its job row's "
+            "`finished_at` less its "
             "`run_at`, the rows' own timestamps.\n\n"
             "| events | p50 | p99 | max |\n|---:|---:|---:|---:|\n"
             f"| {len(late)} | {p50:.0f} ms | {p99:.0f} ms | {worst:.0f} ms |\n\n"
-            "Target: p99 under 200 ms at 50 live calls. What bounds it: the worker's poll when nothing is due "
-            '(`JOBS["POLL_SECONDS"]`, here `--poll 0.05`; the default is 1 s, and with it an event that falls due '
-            "while the lane is idle waits up to a second: this figure is the 0.05 s worker's) and the events "
-            "that fall due together (the calls were placed "
+            "Target: p99 under 200 ms at 50 live calls. What bounds it: not the poll. A lane with nothing due "
+            "waits until its next row's `run_at` (one read of the ready rows' index), and a row enqueued meanwhile "
+            "wakes it through PostgreSQL's `NOTIFY` at commit (apps/jobs/wakeup.py), to run it or to wait for it "
+            "if it falls due sooner; what remains is the events that fall due together (the calls were placed "
             f"within {placing:.1f} s, so their scripts' steps come due in bursts shared by the lane's threads), "
             "each event's apply one short transaction.\n",
         )

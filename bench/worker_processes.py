@@ -28,10 +28,12 @@ ACCOUNTS = 40
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _workers(count: int) -> list[subprocess.Popen]:
+def _workers(count: int, *, poll: float | None = 0.05) -> list[subprocess.Popen]:
+    """``count`` worker processes, polling every ``poll`` seconds (None: the worker's default)."""
+    polling = [] if poll is None else ["--poll", str(poll)]
     return [
         subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "--poll", "0.05"],
+            [sys.executable, "manage.py", "run_worker", *polling],
             cwd=ROOT,
             env=os.environ.copy(),
             stdout=subprocess.DEVNULL,

@@ -4,6 +4,7 @@ from rest_framework.test import APIClient
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
 from tests.support.credentials import cached_key_secret
 from tests.support.factories import UserFactory, make_api_key
+from tests.support.local_services import dns, on_redis, receiver, redis_server  # noqa: F401  (shared by the folders)
 from tests.support.mcp import install_fake_tokens
 from tests.support.openapi import openapi_document
 from tests.support.twilio_line import clock, line, twilio  # noqa: F401  (one suite, two carriers)

@@ -6,22 +6,8 @@ from django.db import OperationalError
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from apps.ratelimit import conf
-from tests.ratelimit.redis_server import start_private_redis
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def redis_server():
-    server = start_private_redis()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def on_redis(redis_server, settings):
-    settings.RATELIMIT = {"STORE": conf.REDIS_STORE, "REDIS_URL": redis_server.url, "KEY_PREFIX": "health"}
-    return redis_server
 
 
 def assert_no_data(response, status: str):

@@ -8,7 +8,6 @@ consent.
 """
 
 import re
-from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
@@ -18,28 +17,10 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from apps.oauth.models import RefreshToken
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, populate, sign_in
+from tests.browser import by_width, chromium_page, signed_in_page
+from tests.browser_pages import assert_fits, populate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
-
-
-@contextmanager
-def chromium_page(width: int, **context_options):
-    """A fresh browser page ``width`` px wide. Make rows before entering: the ORM may
-    not run inside Playwright's event loop."""
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            context = browser.new_context(viewport={"width": width, "height": 800}, **context_options)
-            yield context.new_page()
-        finally:
-            browser.close()
 
 
 def visible_text(page, selector: str = "main") -> str:
@@ -76,8 +57,7 @@ def test_signed_out_pages_fit(service, width):
 @by_width
 def test_signed_in_pages_fit(service, width):
     account = populate(service)
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email)
+    with signed_in_page(service, account.email, width) as page:
         assert_fits(page, "home")
 
         page.goto(f"{service}/settings/api-keys")
@@ -119,8 +99,7 @@ def test_signed_in_pages_fit(service, width):
 @by_width
 def test_password_change_pages_fit(service, width):
     account = populate(service)
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email, next_path="/settings/password")
+    with signed_in_page(service, account.email, width, next_path="/settings/password") as page:
         page.fill("#id_old_password", account.password)
         page.fill("#id_new_password1", "a-new-password-for-ada-42")
         page.fill("#id_new_password2", "a-new-password-for-ada-42")
@@ -132,8 +111,7 @@ def test_password_change_pages_fit(service, width):
 @by_width
 def test_the_header_wraps_instead_of_overflowing(service, width):
     account = populate(service, email="a.rather.long.address.for.a.narrow.screen@example.com")
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email)
+    with signed_in_page(service, account.email, width) as page:
         assert_fits(page, "home with a long email")
         links = page.locator("header nav a")
         assert links.count() == 8  # home, API keys, billing, connected apps, webhooks, sharing, activity, password
@@ -147,8 +125,7 @@ def test_the_header_wraps_instead_of_overflowing(service, width):
 @by_width
 def test_home_shows_the_mcp_url_and_copies_it(service, width):
     account = populate(service)
-    with chromium_page(width, permissions=["clipboard-read", "clipboard-write"]) as page:
-        sign_in(page, service, account.email)
+    with signed_in_page(service, account.email, width, permissions=["clipboard-read", "clipboard-write"]) as page:
         assert page.text_content("#mcp-url") == f"{service}/mcp"
         assert page.text_content("#api-base") == f"{service}/v1"
         page.click("#copy-mcp-url")
@@ -164,8 +141,7 @@ def test_home_shows_the_mcp_url_and_copies_it(service, width):
 @by_width
 def test_five_keys_with_long_scopes_stay_in_their_card(service, width):
     account = populate(service, more_keys=3)  # 5 live keys, 3 holding all ten scopes, and a revoked one
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email, next_path="/settings/api-keys")
+    with signed_in_page(service, account.email, width, next_path="/settings/api-keys") as page:
         page.wait_for_function("document.querySelectorAll('#keys tbody tr').length === 6")
         assert page.locator("#keys tbody tr button", has_text="Revoke").count() == 5
         assert_fits(page, "API keys, five live")
@@ -177,8 +153,7 @@ def test_five_keys_with_long_scopes_stay_in_their_card(service, width):
 @by_width
 def test_show_older_keys(service, width):
     account = populate(service, older_keys=20)  # 23 keys: the screen loads 20 at a time
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email, next_path="/settings/api-keys")
+    with signed_in_page(service, account.email, width, next_path="/settings/api-keys") as page:
         page.wait_for_selector("#more:not([hidden])")
         assert page.locator("#keys tbody tr").count() == 20
         assert_fits(page, "API keys with older keys")
@@ -190,8 +165,7 @@ def test_show_older_keys(service, width):
 @by_width
 def test_revoke_asks_first(service, width):
     account = populate(service)
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email, next_path="/settings/api-keys")
+    with signed_in_page(service, account.email, width, next_path="/settings/api-keys") as page:
         row = page.locator("#keys tbody tr", has_text="Reporting script")
         row.wait_for()
         asked = []
@@ -214,8 +188,7 @@ def test_revoke_asks_first(service, width):
 @by_width
 def test_disconnect_asks_first(service, width):
     account = populate(service)
-    with chromium_page(width) as page:
-        sign_in(page, service, account.email, next_path="/settings/connected-apps")
+    with signed_in_page(service, account.email, width, next_path="/settings/connected-apps") as page:
         asked = []
 
         def dismiss(dialog):

@@ -1,10 +1,12 @@
-"""Base views of /v1 resources: bearer authentication, the scope check, reads only, lists by cursor."""
+"""Base views of /v1 resources: bearer authentication, the scope check, reads (lists by cursor) and
+idempotent actions."""
 
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .fastpath import resource_view
+from .idempotency import IdempotentMixin
 from .pagination import IdCursorPagination
 from .permissions import HasScope
 
@@ -40,6 +42,22 @@ class ResourceListApi(ResourceApi):
     cursor_id_prefix = ""
 
     def list(self, queryset, serializer_class, *, context: dict | None = None) -> Response:
+        return self._paged(queryset, lambda page: serializer_class(page, many=True, context=context or {}).data)
+
+    def list_payloads(self, queryset, payload) -> Response:
+        """As ``list``, each object of the page written by ``payload(row) -> dict``."""
+        return self._paged(queryset, lambda page: [payload(row) for row in page])
+
+    def _paged(self, queryset, write) -> Response:
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(queryset, self.request, view=self)
-        return paginator.get_paginated_response(serializer_class(page, many=True, context=context or {}).data)
+        return paginator.get_paginated_response(write(page))
+
+
+class ResourceActionApi(IdempotentMixin, APIView):
+    """A /v1 action: POST only, idempotent, with the bearer credentials and the scope check of a
+    resource view, and no fast path (idempotency wraps DRF's request cycle). Subclasses set
+    ``required_scope`` and the budget it spends, ``ratelimit_class``."""
+
+    permission_classes = [IsAuthenticated, HasScope]
+    http_method_names = ["post", "options"]

@@ -30,6 +30,7 @@ from datetime import timedelta
 from django.db import IntegrityError, connections, router, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status as http_status
 from rest_framework.renderers import JSONRenderer
@@ -56,7 +57,7 @@ _CLAIM_ATTEMPTS = 3
 # What parse_key accepts as the header arrives: HTTP trims a value's surrounding spaces, so a
 # key neither starts nor ends with one.
 OPENAPI_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": r"^[!-~]([ -~]*[!-~])?$"}
-# For ``extend_schema(parameters=[...])`` on write operations.
+# Declared on every write of an ``IdempotentMixin`` view (``IdempotentSchema``).
 OPENAPI_PARAMETER = OpenApiParameter(
     PARAM,
     OPENAPI_SCHEMA,
@@ -214,6 +215,14 @@ class _Replay(Exception):
         self.record = record
 
 
+class IdempotentSchema(AutoSchema):
+    """The OpenAPI operations of an idempotent view: each write takes ``Idempotency-Key``."""
+
+    def get_override_parameters(self):
+        parameters = super().get_override_parameters()
+        return [OPENAPI_PARAMETER, *parameters] if self.method in METHODS else parameters
+
+
 class IdempotentMixin:
     """Idempotency for a DRF view's writes. Put it before ``APIView`` in the bases.
 
@@ -223,6 +232,7 @@ class IdempotentMixin:
     so that a secret shown once is never kept at rest (replays show null).
     """
 
+    schema = IdempotentSchema()
     idempotency_key_required = False
     idempotency_redacted_fields: tuple[str, ...] = ()
 

@@ -14,6 +14,8 @@ from drf_spectacular.utils import OpenApiResponse
 
 from apps.core.errors import REGISTRY
 
+from .paths import path_noun
+
 
 class BearerScheme(OpenApiAuthenticationExtension):
     target_class = "apps.api_v1.authentication.BearerAuthentication"
@@ -205,8 +207,9 @@ def framework_errors(operation: dict, *, is_list: bool) -> dict[str, list[tuple[
         name = parameter.get("name", "")
         if parameter.get("in") == "path" and name.endswith("_id"):
             named = f"not_found (param {name})"
-            noun = name.removesuffix("_id").replace("_", " ")
-            errors.setdefault("404", []).append((named, f"{named}: no such {noun} in this account and mode."))
+            errors.setdefault("404", []).append(
+                (named, f"{named}: no such {path_noun(name)} in this account and mode.")
+            )
     if is_list:
         from .pagination import MAX_LIMIT
 

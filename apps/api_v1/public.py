@@ -9,11 +9,11 @@ apps.api_v1 is private to the framework (checked by the import contracts).
 from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
-from .bases import ResourceApi, ResourceListApi
+from .bases import ResourceActionApi, ResourceApi, ResourceListApi
 from .examples import EXAMPLE_TIME, list_example, response_example
 from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
-from .idempotency import OPENAPI_PARAMETER as IDEMPOTENCY_PARAMETER
+from .filters import query_choice
 from .idempotency import IdempotentMixin
 from .middleware import BODY_CAP
 from .openapi import COMMON_HEADERS, ERROR_REF, error_response
@@ -27,6 +27,7 @@ from .pagination import (
     page,
     parse_limit,
 )
+from .paths import PathId, found_or_404
 from .permissions import HasScope, has_scope
 from .versions import CURRENT_VERSION, VERSIONS
 
@@ -37,7 +38,6 @@ __all__ = [
     "DEFAULT_LIMIT",
     "ERROR_REF",
     "EXAMPLE_TIME",
-    "IDEMPOTENCY_PARAMETER",
     "MAX_LIMIT",
     "RESOURCE_PATH",
     "VERSIONS",
@@ -46,6 +46,8 @@ __all__ = [
     "IdempotentMixin",
     "Listing",
     "Page",
+    "PathId",
+    "ResourceActionApi",
     "ResourceApi",
     "ResourceListApi",
     "SessionOnlyMixin",
@@ -54,10 +56,12 @@ __all__ = [
     "expand_objects",
     "expansion_available",
     "fast_get",
+    "found_or_404",
     "has_scope",
     "list_example",
     "page",
     "parse_limit",
+    "query_choice",
     "register_expansion",
     "response_example",
 ]

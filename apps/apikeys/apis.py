@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.public import IDEMPOTENCY_PARAMETER, IdCursorPagination, IdempotentMixin, SessionOnlyMixin
+from apps.api_v1.public import IdCursorPagination, IdempotentMixin, SessionOnlyMixin
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -67,7 +67,6 @@ class ApiKeyListCreateApi(KeyApi):
         tags=TAG,
         summary="Create an API key; the response holds its secret, shown once",
         request=ApiKeyCreateSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: ApiKeyWithSecretSerializer},
     )
     def post(self, request):
@@ -90,7 +89,6 @@ class ApiKeyDetailApi(KeyApi):
         operation_id="revoke_api_key",
         tags=TAG,
         summary="Revoke an API key at once (repeating it is harmless)",
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: ApiKeySerializer},
     )
     def delete(self, request, key_id: str):
@@ -109,7 +107,6 @@ class ApiKeyRotateApi(KeyApi):
         tags=TAG,
         summary="Give a key a new secret; the old one stops working at once",
         request=None,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses=ApiKeyWithSecretSerializer,
     )
     def post(self, request, key_id: str):

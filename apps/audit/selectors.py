@@ -121,17 +121,15 @@ def audit_subject_names(*, user, events) -> dict[tuple[str, str], str]:
     for event in events:
         data = event.data if isinstance(event.data, dict) else {}
         if event.client_id:
-            recorded = data.get("client_name")
-            if recorded:
-                names.setdefault(("client", event.client_id), str(recorded))
-            else:
-                client_ids.add(event.client_id)
+            kind, subject, recorded, unnamed = "client", event.client_id, data.get("client_name"), client_ids
         elif event.key_id:
-            recorded = data.get("name")
-            if recorded:
-                names.setdefault(("key", event.key_id), str(recorded))
-            else:
-                key_ids.add(event.key_id)
+            kind, subject, recorded, unnamed = "key", event.key_id, data.get("name"), key_ids
+        else:
+            continue
+        if recorded:
+            names.setdefault((kind, subject), str(recorded))
+        else:
+            unnamed.add(subject)
     client_ids -= {client_id for kind, client_id in names if kind == "client"}
     key_ids -= {key_id for kind, key_id in names if kind == "key"}
     if client_ids:

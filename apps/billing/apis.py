@@ -3,9 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
-from apps.core.errors import ApiError
-from apps.core.ids import id_pattern
+from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response, query_choice
 
 from . import selectors
 from .models import TXN_PREFIX, TransactionType
@@ -13,7 +11,7 @@ from .serializers import BalanceSerializer, BalanceTransactionSerializer
 
 SCOPE = "credits:read"
 TAGS = ["Balance"]
-TXN_ID_PATTERN = id_pattern(TXN_PREFIX)
+TXN_ID = PathId("balance_transaction_id", TXN_PREFIX, "The transaction's id, txn_...")
 
 
 TYPE_PARAMETER = OpenApiParameter(
@@ -70,9 +68,7 @@ class BalanceTransactionListApi(ResourceListApi):
         },
     )
     def get(self, request):
-        kind = request.query_params.get("type")
-        if kind is not None and kind not in TransactionType.values:
-            raise ApiError("invalid_request", f"type must be one of {', '.join(TransactionType.values)}.", param="type")
+        kind = query_choice(request, "type", TransactionType.values)
         return self.list(
             selectors.balance_transaction_list(principal=request.auth, type=kind), BalanceTransactionSerializer
         )
@@ -87,19 +83,9 @@ class BalanceTransactionDetailApi(ResourceApi):
         operation_id="retrieve_balance_transaction",
         tags=TAGS,
         summary="Read one balance transaction",
-        parameters=[
-            OpenApiParameter(
-                "balance_transaction_id",
-                str,
-                OpenApiParameter.PATH,
-                pattern=TXN_ID_PATTERN,
-                description="The transaction's id, txn_...",
-            )
-        ],
+        parameters=[TXN_ID.parameter],
         responses={200: BalanceTransactionSerializer},
     )
     def get(self, request, balance_transaction_id: str):
         row = selectors.balance_transaction_get(principal=request.auth, transaction_id=balance_transaction_id)
-        if row is None:
-            raise ApiError("not_found", "No such balance transaction.", param="balance_transaction_id")
-        return Response(BalanceTransactionSerializer(row).data)
+        return Response(BalanceTransactionSerializer(TXN_ID.found(row)).data)

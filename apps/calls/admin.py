@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils import timezone
 
 from .models import Call, Transcript
-from .serializers import usage_of
+from .pricing import usage_of
 
 
 class TranscriptInline(admin.StackedInline):

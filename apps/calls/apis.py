@@ -5,7 +5,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import RESOURCE_PATH, ResourceApi, ResourceListApi, cursor_parameters, error_response
+from apps.api_v1.public import RESOURCE_PATH, PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.credentials.scopes import require
 
@@ -80,12 +80,7 @@ EXPANSION_REFUSED = error_response(
     "with a WWW-Authenticate challenge naming it. forbidden: expand[]=transcript while the account's call "
     "summaries setting is off (param expand)."
 )
-CALL_ID_PARAMETER = OpenApiParameter(
-    "call_id",
-    {"type": "string", "pattern": selectors.CALL_ID_PATTERN},
-    OpenApiParameter.PATH,
-    description="The call's id, prefix call_.",
-)
+CALL_ID = PathId("call_id", CALL_PREFIX, "The call's id, prefix call_.")
 
 
 class CallListApi(ResourceListApi):
@@ -129,7 +124,7 @@ class CallDetailApi(ResourceApi):
         operation_id="retrieve_call",
         tags=TAG,
         summary="Read one call",
-        parameters=[CALL_ID_PARAMETER, EXPAND_PARAMETER],
+        parameters=[CALL_ID.parameter, EXPAND_PARAMETER],
         responses={200: CallSerializer, 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
     )
     def get(self, request, call_id: str):
@@ -137,13 +132,9 @@ class CallDetailApi(ResourceApi):
         if not selectors.is_call_id(call_id):
             raise ApiError("not_found", "No such call.", param="call_id")
         _require_summaries_shared(request, expand)
-        call = selectors.call_get(
-            principal=request.auth,
-            call_id=call_id,
-            transcripts="transcript" in expand,
+        call = CALL_ID.found(
+            selectors.call_get(principal=request.auth, call_id=call_id, transcripts="transcript" in expand)
         )
-        if call is None:
-            raise ApiError("not_found", "No such call.", param="call_id")
         # A live callback, or an expanded transcript being prepared: the carrier's events already due
         # are applied first (the simulator's without a worker), then the call is read again.
         refreshed = call_refresh(call)

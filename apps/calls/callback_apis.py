@@ -7,15 +7,13 @@ code and param; the answers are the serializers' objects, as the MCP tools give 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
+from apps.api_v1.public import IdempotentMixin, ResourceActionApi, error_response
 from apps.core.errors import ApiError
 
 from . import services
-from .apis import CALL_ID_PARAMETER, CallListApi
+from .apis import CALL_ID, CallListApi
 from .serializers import CallSerializer, QuoteSerializer
 
 TAG = ["Calls"]
@@ -29,11 +27,9 @@ def _body(request) -> dict:
     return data
 
 
-class PlaceApi(IdempotentMixin, APIView):
-    """A calls:place write: POST only, idempotent; bearer credentials and the scope check, as reads."""
+class PlaceApi(ResourceActionApi):
+    """A calls:place write."""
 
-    permission_classes = [IsAuthenticated, HasScope]
-    http_method_names = ["post", "options"]
     required_scope = SCOPE
 
 
@@ -61,7 +57,6 @@ class QuoteCreateApi(PlaceApi):
                 "record": serializers.BooleanField(required=False, default=False),
             },
         ),
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: QuoteSerializer,
             400: error_response("invalid_request: to or caller_id or record is not valid (param names it)."),
@@ -113,7 +108,6 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
             "service (503 with Retry-After)."
         ),
         request=inline_serializer("CallCreate", {"quote": serializers.CharField(help_text="The quote's id, quo_...")}),
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: CallSerializer,
             400: error_response(
@@ -157,11 +151,9 @@ class CallEndApi(PlaceApi):
         summary="End a call: before the answer it is canceled, in progress completed",
         description="No body. A call that has already ended answers 200 unchanged.",
         request=None,
-        parameters=[CALL_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+        parameters=[CALL_ID.parameter],
         responses={200: CallSerializer},
     )
     def post(self, request, call_id: str):
-        call = services.call_end(principal=request.auth, call_id=call_id)
-        if call is None:
-            raise ApiError("not_found", "No such call.", param="call_id")
+        call = CALL_ID.found(services.call_end(principal=request.auth, call_id=call_id))
         return Response(CallSerializer(call, context={"now": timezone.now()}).data)

@@ -11,7 +11,6 @@ is exactly the amount the API shows for it. Inbound calls are free (demo
 pricing): no charge. Deterministic for a given ``rng`` and ``now``.
 """
 
-import hashlib
 import re
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -19,7 +18,7 @@ from decimal import Decimal
 import phonenumbers
 from django.conf import settings
 
-from apps.core.ids import BASE62, ID_LENGTH
+from apps.core.ids import SeededIds
 from apps.core.money import to_minor
 from apps.jobs.public import enqueue
 from apps.numbers.selectors import caller_id_default, voice_number_values
@@ -28,7 +27,7 @@ from apps.telephony.public import events as ev
 
 from . import spoken
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
-from .serializers import usage_of
+from .pricing import usage_of
 from .states import call_apply_event
 
 CALLS = {True: 320, False: 40}  # live: a few hundred; test mode: a smaller set
@@ -124,7 +123,7 @@ def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> lis
     ``currency``) or None.
     """
     Call.objects.filter(user_id=user.pk, livemode=livemode).delete()  # transcripts go with them
-    ids = _DemoIds(user=user, livemode=livemode, salt=rng.getrandbits(64))
+    ids = SeededIds(f"{user.pk}:{livemode}:{rng.getrandbits(64)}")
     own = _own_numbers(user=user, livemode=livemode)
     people = [(c, n) for c in contacts for n in _numbers_of(c)]
     currency = settings.SERVICE_CURRENCY
@@ -209,24 +208,6 @@ def play(payload: dict) -> None:
         at=datetime.fromisoformat(payload["at"]),
         seeded_at=datetime.fromisoformat(payload["created"]),
     )
-
-
-class _DemoIds:
-    """Ids that the same seed gives again (re-seeding is reproducible), yet unique to the account and mode,
-    so two accounts seeded alike never collide: a digest of (account, mode, seed draw, counter)."""
-
-    def __init__(self, *, user, livemode: bool, salt: int):
-        self.base = f"{user.pk}:{livemode}:{salt}"
-        self.count = 0
-
-    def next(self, prefix: str) -> str:
-        self.count += 1
-        number = int.from_bytes(hashlib.sha256(f"{self.base}:{self.count}".encode()).digest(), "big")
-        body = []
-        for _ in range(ID_LENGTH):
-            number, digit = divmod(number, len(BASE62))
-            body.append(BASE62[digit])
-        return prefix + "".join(body)
 
 
 def _numbers_of(contact) -> list[str]:

@@ -30,6 +30,13 @@ CALL_ID_INPUT = {
     "maxLength": 69,
     "description": "A call id, call_ followed by letters and digits (from svc_list_calls).",
 }
+# The input of each tool that reads one call.
+ONE_CALL_INPUT = {
+    "type": "object",
+    "properties": {"call_id": CALL_ID_INPUT},
+    "required": ["call_id"],
+    "additionalProperties": False,
+}
 
 
 def _unknown_call(call_id: str) -> ToolFailure:
@@ -180,12 +187,7 @@ svc_get_call = register(
         ),
         scope="calls:read",
         handler=get_call,
-        input_schema={
-            "type": "object",
-            "properties": {"call_id": CALL_ID_INPUT},
-            "required": ["call_id"],
-            "additionalProperties": False,
-        },
+        input_schema=ONE_CALL_INPUT,
         output_schema={
             "type": "object",
             "properties": {
@@ -271,12 +273,7 @@ svc_get_call_summary = register(
         ),
         scope="transcripts:read",
         handler=get_call_summary,
-        input_schema={
-            "type": "object",
-            "properties": {"call_id": CALL_ID_INPUT},
-            "required": ["call_id"],
-            "additionalProperties": False,
-        },
+        input_schema=ONE_CALL_INPUT,
         output_schema={
             "type": "object",
             "properties": {

@@ -90,3 +90,16 @@ def call_usage(
         billed_duration=billed,
         amount=amount_for(billed_duration=billed, per_minute_minor=per_minute_minor),
     )
+
+
+def usage_of(call, now: datetime) -> Usage:
+    """``call_usage`` of a stored call (its answer and end, duration and rate) at ``now``."""
+    return call_usage(
+        answered_at=call.answered_at,
+        ended_at=call.ended_at,
+        duration=call.duration,
+        per_minute_minor=call.per_minute_amount_decimal,
+        first_seconds=call.first_seconds,
+        next_seconds=call.next_seconds,
+        now=now,
+    )

@@ -15,7 +15,7 @@ from apps.core.money import decimal_string
 from apps.core.timefmt import unix_seconds
 
 from .models import Call, Direction, EndReason, Quote, Status, Transcript
-from .pricing import Usage, call_usage
+from .pricing import usage_of
 from .selectors import call_transcript, call_transcript_id
 
 EXPANSIONS = ("contact", "transcript")
@@ -171,18 +171,6 @@ class CallListSerializer(serializers.ListSerializer):
         if "contact" in self.context.get("expand", ()):
             expanded_contacts(calls, self.context)
         return super().to_representation(calls)
-
-
-def usage_of(call: Call, now) -> Usage:
-    return call_usage(
-        answered_at=call.answered_at,
-        ended_at=call.ended_at,
-        duration=call.duration,
-        per_minute_minor=call.per_minute_amount_decimal,
-        first_seconds=call.first_seconds,
-        next_seconds=call.next_seconds,
-        now=now,
-    )
 
 
 class StatusTransitionsSerializer(serializers.Serializer):

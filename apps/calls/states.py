@@ -28,7 +28,7 @@ from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
 
 from .models import Call, Direction, EndReason, Status
-from .pricing import call_usage
+from .pricing import call_usage, usage_of
 from .spoken import length
 
 logger = logging.getLogger(__name__)
@@ -242,16 +242,7 @@ def _publish(call: Call, event_types: list[str]) -> None:
 
 
 def _final_amount(call: Call) -> int:
-    usage = call_usage(
-        answered_at=call.answered_at,
-        ended_at=call.ended_at,
-        duration=call.duration,
-        per_minute_minor=call.per_minute_amount_decimal,
-        first_seconds=call.first_seconds,
-        next_seconds=call.next_seconds,
-        now=call.ended_at,
-    )
-    return usage.amount or 0
+    return usage_of(call, call.ended_at).amount or 0
 
 
 def call_apply_carrier_event(event: ev.CarrierEvent):

@@ -8,15 +8,13 @@ import re
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
+from apps.api_v1.public import ResourceActionApi, error_response
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
 
-from .apis import CALL_ID_PARAMETER
+from .apis import CALL_ID
 from .serializers import TRANSCRIPT_OBJECT_SCHEMA, transcript_object
 from .transcripts import transcript_request
 
@@ -47,11 +45,9 @@ TRANSCRIPT_RESPONSE = OpenApiResponse(
 )
 
 
-class TranscriptRequestApi(IdempotentMixin, APIView):
+class TranscriptRequestApi(ResourceActionApi):
     """Ask for a recorded call's transcript."""
 
-    permission_classes = [IsAuthenticated, HasScope]
-    http_method_names = ["post", "options"]
     required_scope = "transcripts:read"
     ratelimit_class = "transcripts"
     idempotency_key_required = True
@@ -77,7 +73,7 @@ class TranscriptRequestApi(IdempotentMixin, APIView):
                 )
             },
         ),
-        parameters=[CALL_ID_PARAMETER, IDEMPOTENCY_PARAMETER],
+        parameters=[CALL_ID.parameter],
         responses={
             200: TRANSCRIPT_RESPONSE,
             202: TRANSCRIPT_RESPONSE,

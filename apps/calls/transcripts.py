@@ -27,9 +27,8 @@ from apps.telephony.public import events as ev
 from apps.webhooks.public import publish
 
 from .models import Call, Transcript, TranscriptFailure, TranscriptStatus
-from .pricing import amount_for
+from .pricing import amount_for, usage_of
 from .selectors import call_summaries_shared, calls_of, is_call_id
-from .serializers import usage_of
 
 logger = logging.getLogger(__name__)
 PENDING = frozenset({TranscriptStatus.QUEUED, TranscriptStatus.PROCESSING})

@@ -3,9 +3,7 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
-from apps.core.errors import ApiError
-from apps.core.ids import id_pattern
+from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
 
 from . import selectors
 from .models import CONTACT_ID_PREFIX
@@ -14,7 +12,7 @@ from .serializers import ContactSerializer
 
 SCOPE = "contacts:read"
 TAGS = ["Contacts"]
-CONTACT_ID_PATTERN = id_pattern(CONTACT_ID_PREFIX)
+CONTACT_ID = PathId("contact_id", CONTACT_ID_PREFIX, "The contact's id, ct_...")
 
 
 QUERY_PARAMETER = OpenApiParameter(
@@ -76,19 +74,9 @@ class ContactDetailApi(ResourceApi):
         operation_id="retrieve_contact",
         tags=TAGS,
         summary="Read one contact",
-        parameters=[
-            OpenApiParameter(
-                "contact_id",
-                str,
-                OpenApiParameter.PATH,
-                pattern=CONTACT_ID_PATTERN,
-                description="The contact's id, ct_...",
-            )
-        ],
+        parameters=[CONTACT_ID.parameter],
         responses={200: ContactSerializer},
     )
     def get(self, request, contact_id: str):
         contact = selectors.contact_get(principal=request.auth, contact_id=contact_id)
-        if contact is None:
-            raise ApiError("not_found", "No such contact.", param="contact_id")
-        return Response(ContactSerializer(contact).data)
+        return Response(ContactSerializer(CONTACT_ID.found(contact)).data)

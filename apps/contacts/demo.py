@@ -6,12 +6,11 @@ Written through ``contacts_create`` so that search terms follow. Deterministic
 for a given ``rng`` and ``now``.
 """
 
-import hashlib
 from datetime import datetime, timedelta
 
 import phonenumbers
 
-from apps.core.ids import BASE62, ID_LENGTH
+from apps.core.ids import SeededIds
 
 from .models import CONTACT_ID_PREFIX, Contact, PhoneLabel
 from .services import ContactInput, PhoneInput, contacts_create, contacts_delete_all
@@ -106,16 +105,6 @@ def demo_number(rng, region: str, kind) -> str:
 
 
 def _ids(user, livemode: bool, salt: int):
-    """Ids that the same seed gives again, unique to the account and mode (a digest of account, mode,
-    seed draw and counter), so two accounts seeded alike never collide."""
-    count = 0
+    ids = SeededIds(f"{user.pk}:{livemode}:contacts:{salt}")
     while True:
-        count += 1
-        number = int.from_bytes(
-            hashlib.sha256(f"{user.pk}:{livemode}:contacts:{salt}:{count}".encode()).digest(), "big"
-        )
-        body = []
-        for _ in range(ID_LENGTH):
-            number, digit = divmod(number, len(BASE62))
-            body.append(BASE62[digit])
-        yield CONTACT_ID_PREFIX + "".join(body)
+        yield ids.next(CONTACT_ID_PREFIX)

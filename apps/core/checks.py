@@ -59,6 +59,21 @@ def settings_paths():
                 yield from named_paths(value, name)
 
 
+def configured_class(
+    setting: str, value: str, base: type, *, kind: str, hint: str, ids: tuple[str, str], path: str | None = None
+):
+    """(the class ``value`` names, []) when it imports and is a subclass of ``base``; otherwise (None,
+    the error: ``ids[0]`` when it does not import, ``ids[1]`` when it is not ``kind``). ``path`` is the
+    dotted path when ``value`` is a short name for one."""
+    try:
+        named = import_string(path or value)
+    except ImportError as exc:
+        return None, [Error(f"{setting} {value!r} cannot be imported: {exc}.", hint=hint, id=ids[0])]
+    if not (isinstance(named, type) and issubclass(named, base)):
+        return None, [Error(f"{setting} {value!r} is not {kind}.", id=ids[1])]
+    return named, []
+
+
 @register()
 def check_settings_paths(app_configs, **kwargs):
     errors = []

@@ -42,6 +42,25 @@ def id_default(prefix: str, name: str):
     return make
 
 
+class SeededIds:
+    """Ids that the same seed gives again (demo data seeded again is the same), yet unique to the
+    seed's ``base`` (an account, a mode, a draw of the seed): each body is a digest of
+    (``base``, counter), so two accounts seeded alike never collide."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.count = 0
+
+    def next(self, prefix: str) -> str:
+        self.count += 1
+        number = int.from_bytes(hashlib.sha256(f"{self.base}:{self.count}".encode()).digest(), "big")
+        body = []
+        for _ in range(ID_LENGTH):
+            number, digit = divmod(number, len(BASE62))
+            body.append(BASE62[digit])
+        return prefix + "".join(body)
+
+
 # The most characters an id's body may have. Ids made here have ID_LENGTH; the bound only keeps a
 # malformed value (a stray byte, a megabyte of junk) from reaching a query.
 ID_BODY_MAX = 64

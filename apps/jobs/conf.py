@@ -4,7 +4,8 @@ Keys: ``LEASE_SECONDS`` (how long a claim holds a row: a worker killed while hol
 gives it back when this runs out, so every handler must finish well inside it),
 ``MAX_ATTEMPTS`` (runs before a row is marked failed), ``RETRY_BASE_SECONDS`` and
 ``RETRY_MAX_SECONDS`` (the back-off: base * 2^(attempt-1), capped, ±10 %),
-``POLL_SECONDS`` (the worker's wait when nothing is due), ``BATCH_SIZE`` (rows a
+``POLL_SECONDS`` (the longest a lane with nothing due waits: less when its next row falls due
+sooner, and on PostgreSQL a new row wakes it, apps/jobs/wakeup.py), ``BATCH_SIZE`` (rows a
 claim takes at once), ``THREADS`` (threads a worker gives every lane, each claiming one row of
 its lane at a time; None: each lane's own count for the database, apps/jobs/lanes.py),
 ``KEEP_SUCCESSFUL_DAYS`` and ``KEEP_FAILED_DAYS`` (how long finished rows stay, counted

@@ -59,7 +59,6 @@ Time: every comparison uses ``django.utils.timezone.now()`` unless ``now`` is pa
 tests control the clock by patching it or passing ``now``; nothing sleeps.
 """
 
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import connections, router
@@ -71,7 +70,7 @@ from . import registry, runner
 from .lanes import CARRIER, DELIVERIES, HOUSEKEEPING, TRANSCRIPTS
 from .models import Job, JobStatus
 from .registry import handler
-from .runner import RetryLater, finish_with
+from .runner import RetryLater, finish_with, run_due
 from .schedules import schedule
 
 __all__ = [
@@ -149,21 +148,3 @@ def work_due(*, subject, now: datetime) -> Exists:
     """Whether a row of ``subject`` (a value or an ``OuterRef``) is due at ``now`` as ``run_due`` claims
     it, for another query's annotation: a read that finds none need not run ``run_due(subject=...)``."""
     return Exists(runner.due_rows(now).filter(subject=subject))
-
-
-def run_due(
-    *,
-    now: datetime | None = None,
-    limit: int | None = None,
-    kinds: Iterable[str] | None = None,
-    subject: str | None = None,
-    where: dict | None = None,
-    lane: str | None = None,
-) -> int:
-    """Claim and run due rows in this process until none is due (or ``limit`` ran); returns how many ran.
-
-    ``now`` fixes the clock for the run (what is due, leases, retry times); by default
-    ``timezone.now()`` at each claim. ``lane`` claims as a worker's thread of that lane does,
-    within the lane's bounds per tenant and subject.
-    """
-    return runner.run_due(now=now, limit=limit, kinds=kinds, subject=subject, where=where, lane=lane)

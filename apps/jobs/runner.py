@@ -68,6 +68,16 @@ def due_rows(now: datetime):
     )
 
 
+def next_due(*, now: datetime, lane: str | None = None) -> datetime | None:
+    """When the earliest ready row due after ``now`` (of ``lane``) falls due: one read of the first
+    entry of the ready rows' index past ``now``. Rows due already and not claimed (leased, past a
+    lane's bounds, of a kind nobody handles) are not waited for."""
+    rows = Job.objects.filter(status=JobStatus.READY, run_at__gt=now)
+    if lane is not None:
+        rows = rows.filter(lane=lane)
+    return rows.order_by("run_at").values_list("run_at", flat=True).first()
+
+
 def claim(
     *,
     now: datetime,
@@ -275,6 +285,12 @@ def run_due(
     where: dict | None = None,
     lane: str | None = None,
 ) -> int:
+    """Claim and run due rows in this process until none is due (or ``limit`` ran); returns how many ran.
+
+    ``now`` fixes the clock for the run (what is due, leases, retry times); by default
+    ``timezone.now()`` at each claim. ``lane`` claims as a worker's thread of that lane does,
+    within the lane's bounds per tenant and subject.
+    """
     kinds = list(kinds) if kinds is not None else None
     batch = conf.get("BATCH_SIZE")
     # A bounded lane's claim stops short at its bounds, not only when nothing more is due.

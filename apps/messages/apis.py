@@ -11,7 +11,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters, error_response
+from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
 from apps.core.phones import canonical_or_none
@@ -22,6 +22,7 @@ from .serializers import MessageSerializer
 
 SCOPE = "messages:read"
 TAG = ["Messages"]
+MESSAGE_ID = PathId("message_id", MESSAGE_PREFIX, "The message's id, msg_...", pattern=selectors.MESSAGE_ID_PATTERN)
 _SECONDS = re.compile(r"[0-9]{1,11}")
 # E.164 or an alphanumeric sender id; a "+" sent unescaped in a query string arrives as a space.
 _SENDER = re.compile(rf"[+ ]?[0-9A-Za-z][0-9A-Za-z .&'-]{{0,{MAX_SENDER - 1}}}")
@@ -167,14 +168,7 @@ class MessageDetailApi(ResourceApi):
         operation_id="retrieve_message",
         tags=TAG,
         summary="Read one message",
-        parameters=[
-            OpenApiParameter(
-                "message_id",
-                {"type": "string", "pattern": selectors.MESSAGE_ID_PATTERN},
-                OpenApiParameter.PATH,
-                description="The message's id, msg_...",
-            )
-        ],
+        parameters=[MESSAGE_ID.parameter],
         responses={
             200: MessageSerializer,
             403: HISTORY_OR_SHARING_REFUSED,
@@ -185,9 +179,7 @@ class MessageDetailApi(ResourceApi):
     )
     def get(self, request, message_id: str):
         principal = request.auth
-        message = selectors.message_get(principal=principal, message_id=message_id)
-        if message is None:
-            raise ApiError("not_found", "No such message.", param="message_id")
+        message = MESSAGE_ID.found(selectors.message_get(principal=principal, message_id=message_id))
         if not selectors.message_is_shared(message):
             raise reading.not_opted_in(message.number)
         since = reading.window_start(principal, timezone.now())

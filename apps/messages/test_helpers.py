@@ -6,11 +6,9 @@ and the message goes through the carrier boundary, as a carrier's does (``servic
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from apps.api_v1.public import IDEMPOTENCY_PARAMETER, HasScope, IdempotentMixin, error_response
+from apps.api_v1.public import ResourceActionApi, error_response
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -35,14 +33,11 @@ def _text(data: dict, name: str) -> str:
     return value
 
 
-class TestMessageApi(IdempotentMixin, APIView):
+class TestMessageApi(ResourceActionApi):
     """Deliver a simulated SMS to one of your test-mode numbers."""
 
-    permission_classes = [IsAuthenticated, HasScope]
     required_scope = None  # any test-mode key: the mode is the guard
     ratelimit_class = "reads"
-    http_method_names = ["post", "options"]
-    # A write: never the reads-only fast path of ResourceApi.
 
     @extend_schema(
         operation_id="test_helpers_deliver_message",
@@ -53,7 +48,6 @@ class TestMessageApi(IdempotentMixin, APIView):
             "as any other message (the number's sharing switch still applies)."
         ),
         request=BODY,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: MessageSerializer,
             400: error_response(

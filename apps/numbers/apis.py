@@ -1,11 +1,9 @@
 """GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (docs/design.md, Phase 2). Scope numbers:read."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceApi, ResourceListApi, cursor_parameters
-from apps.core.errors import ApiError
-from apps.core.ids import id_pattern
+from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters
 
 from . import selectors
 from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX
@@ -13,7 +11,7 @@ from .serializers import CallerIdSerializer, NumberSerializer
 
 SCOPE = "numbers:read"
 NUMBERS_TAGS = ["Numbers"]
-NUMBER_ID_PATTERN = id_pattern(NUMBER_ID_PREFIX)
+NUMBER_ID = PathId("number_id", NUMBER_ID_PREFIX, "The number's id, num_...")
 
 
 class NumberListApi(ResourceListApi):
@@ -43,22 +41,12 @@ class NumberDetailApi(ResourceApi):
         operation_id="retrieve_number",
         tags=NUMBERS_TAGS,
         summary="Read one virtual number",
-        parameters=[
-            OpenApiParameter(
-                "number_id",
-                str,
-                OpenApiParameter.PATH,
-                pattern=NUMBER_ID_PATTERN,
-                description="The number's id, num_...",
-            )
-        ],
+        parameters=[NUMBER_ID.parameter],
         responses={200: NumberSerializer},
     )
     def get(self, request, number_id: str):
         number = selectors.number_get(principal=request.auth, number_id=number_id)
-        if number is None:
-            raise ApiError("not_found", "No such number.", param="number_id")
-        return Response(NumberSerializer(number).data)
+        return Response(NumberSerializer(NUMBER_ID.found(number)).data)
 
 
 class CallerIdListApi(ResourceListApi):

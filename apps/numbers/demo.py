@@ -7,7 +7,6 @@ holder turns it on. Deterministic for a given ``rng`` and ``now``.
 """
 
 import calendar
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -16,7 +15,7 @@ import phonenumbers
 from django.conf import settings
 from django.db import transaction
 
-from apps.core.ids import BASE62, ID_LENGTH
+from apps.core.ids import SeededIds
 from apps.core.money import to_minor
 from apps.core.phones import readable
 
@@ -70,7 +69,7 @@ CALLER_IDS = {
 def seed(*, user, livemode: bool, rng, now: datetime) -> list[dict]:
     """Replace the account's numbers and caller IDs in ``livemode``; return the rentals as charges
     (``number_rental``, negative minor units, the number as source), oldest first."""
-    ids = _DemoIds(user=user, livemode=livemode, salt=rng.getrandbits(64))
+    ids = SeededIds(f"{user.pk}:{livemode}:numbers:{rng.getrandbits(64)}")
     currency = settings.SERVICE_CURRENCY
     numbers, charges = [], []
     for plan in NUMBERS[livemode]:
@@ -164,21 +163,3 @@ def _monthly(rented: datetime, *, until: datetime) -> list[datetime]:
         moments.append(moment)
         months += 1
     return moments
-
-
-class _DemoIds:
-    """Ids that the same seed gives again, unique to the account and mode: a digest of
-    (account, mode, seed draw, counter), so two accounts seeded alike never collide."""
-
-    def __init__(self, *, user, livemode: bool, salt: int):
-        self.base = f"{user.pk}:{livemode}:numbers:{salt}"
-        self.count = 0
-
-    def next(self, prefix: str) -> str:
-        self.count += 1
-        number = int.from_bytes(hashlib.sha256(f"{self.base}:{self.count}".encode()).digest(), "big")
-        body = []
-        for _ in range(ID_LENGTH):
-            number, digit = divmod(number, len(BASE62))
-            body.append(BASE62[digit])
-        return prefix + "".join(body)

@@ -2,7 +2,8 @@
 
 from django.conf import settings
 from django.core.checks import Error, Info, Warning, register
-from django.utils.module_loading import import_string
+
+from apps.core.checks import configured_class
 
 from . import conf
 from .stores.base import Store
@@ -17,19 +18,16 @@ def check_store(app_configs=None, **kwargs):
     if unknown:
         return [Error(f"Unknown RATELIMIT keys: {', '.join(unknown)}.", id="ratelimit.E005")]
     path = conf.get("STORE")
-    try:
-        store_class = import_string(path)
-    except ImportError as exc:
-        return [
-            Error(
-                f"RATELIMIT['STORE'] {path!r} cannot be imported: {exc}.",
-                hint=f"Use {conf.REDIS_STORE!r} or {conf.MEMORY_STORE!r}.",
-                id="ratelimit.E001",
-            )
-        ]
-    if not (isinstance(store_class, type) and issubclass(store_class, Store)):
-        return [Error(f"RATELIMIT['STORE'] {path!r} is not a Store subclass.", id="ratelimit.E002")]
-    errors = []
+    store_class, errors = configured_class(
+        "RATELIMIT['STORE']",
+        path,
+        Store,
+        kind="a Store subclass",
+        hint=f"Use {conf.REDIS_STORE!r} or {conf.MEMORY_STORE!r}.",
+        ids=("ratelimit.E001", "ratelimit.E002"),
+    )
+    if store_class is None:
+        return errors
     if path in (conf.REDIS_STORE, conf.REDIS_CLUSTER_STORE) and not conf.get("REDIS_URL"):
         errors.append(Error("The Redis limiter store needs REDIS_URL.", id="ratelimit.E003"))
     if path == conf.MEMORY_STORE and conf.get("ENABLED") and not settings.DEBUG:

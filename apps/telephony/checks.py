@@ -2,7 +2,8 @@
 
 from django.conf import settings
 from django.core.checks import Error, Warning, register
-from django.utils.module_loading import import_string
+
+from apps.core.checks import configured_class
 
 from .carriers import CARRIERS, SIMULATED, TWILIO
 from .carriers.base import Carrier
@@ -11,19 +12,17 @@ from .carriers.base import Carrier
 @register("telephony")
 def check_carrier(app_configs=None, **kwargs):
     name = settings.TELEPHONY_CARRIER
-    try:
-        carrier_class = import_string(CARRIERS.get(name, name))
-    except ImportError as exc:
-        return [
-            Error(
-                f"TELEPHONY_CARRIER {name!r} cannot be imported: {exc}.",
-                hint=f"Use {SIMULATED!r}, {TWILIO!r} or the dotted path of a Carrier class.",
-                id="telephony.E001",
-            )
-        ]
-    if not (isinstance(carrier_class, type) and issubclass(carrier_class, Carrier)):
-        return [Error(f"TELEPHONY_CARRIER {name!r} is not a Carrier.", id="telephony.E002")]
-    found = []
+    carrier_class, found = configured_class(
+        "TELEPHONY_CARRIER",
+        name,
+        Carrier,
+        path=CARRIERS.get(name, name),
+        kind="a Carrier",
+        hint=f"Use {SIMULATED!r}, {TWILIO!r} or the dotted path of a Carrier class.",
+        ids=("telephony.E001", "telephony.E002"),
+    )
+    if carrier_class is None:
+        return found
     if carrier_class.name == SIMULATED and not settings.DEBUG:
         found.append(
             Warning(

@@ -11,17 +11,15 @@ from datetime import UTC, datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from apps.api_v1.public import (
-    IDEMPOTENCY_PARAMETER,
-    HasScope,
-    IdempotentMixin,
+    ResourceActionApi,
     ResourceApi,
     ResourceListApi,
     error_response,
+    found_or_404,
+    query_choice,
 )
 from apps.core.errors import ApiError
 from apps.ratelimit.public import budgets
@@ -52,18 +50,15 @@ def _body(request) -> dict:
 
 def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
     endpoint = selectors.endpoint_get(principal=request.auth, endpoint_id=endpoint_id)
-    if endpoint is None:
-        raise ApiError("not_found", "No such webhook endpoint.", param=param)
-    return endpoint
+    return found_or_404(endpoint, param, "No such webhook endpoint.")
 
 
-class _WebhookActionApi(IdempotentMixin, APIView):
+class _WebhookActionApi(ResourceActionApi):
     """A POST-only action on /v1: bearer credentials and the scope check of a resource view, no read."""
 
-    permission_classes = [IsAuthenticated, HasScope]
     required_scope = SCOPE
+    # Writes and reads alike spend the reads budget.
     ratelimit_class = budgets.READS
-    http_method_names = ["post", "options"]
 
 
 def read_write(read_view, write_view):
@@ -105,9 +100,7 @@ class WebhookEndpointListApi(ResourceListApi):
         responses={200: _object("A list of webhook_endpoint objects (secret null).")},
     )
     def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.endpoint_list(principal=request.auth), request, view=self)
-        return paginator.get_paginated_response([endpoint_payload(e) for e in page])
+        return self.list_payloads(selectors.endpoint_list(principal=request.auth), endpoint_payload)
 
 
 class WebhookEndpointCreateApi(_WebhookActionApi):
@@ -118,7 +111,6 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Create a webhook endpoint; the answer holds its whsec_ secret, shown once",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             201: _object("The webhook_endpoint, with its secret."),
             400: error_response(
@@ -154,7 +146,6 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Change url, enabled_events, description, or disable (disabled: true) and enable it",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint."),
             400: error_response(
@@ -171,7 +162,6 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         operation_id="delete_webhook_endpoint",
         tags=ENDPOINT_TAGS,
         summary="Delete a webhook endpoint; its pending attempts are dropped",
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object('{"id", "object": "webhook_endpoint", "deleted": true}'),
         },
@@ -189,7 +179,6 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="A new secret; the old one keeps signing beside it for expires_in seconds (default 86400)",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             200: _object("The webhook_endpoint with its new secret and previous_secret_expires_at."),
             400: error_response("invalid_request (param expires_in): not a whole number from 0 to 604800."),
@@ -209,7 +198,6 @@ class WebhookEndpointTestApi(_WebhookActionApi):
         tags=ENDPOINT_TAGS,
         summary="Send a ping event to this endpoint now",
         request=None,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The ping event, on its way."),
             400: error_response("invalid_request: the endpoint is disabled."),
@@ -236,16 +224,8 @@ class WebhookDeliveryListApi(ResourceListApi):
     )
     def get(self, request, endpoint_id: str):
         endpoint = _endpoint_or_404(request, endpoint_id)
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in DeliveryStatus.values:
-            raise ApiError(
-                "invalid_request", f"status must be one of {', '.join(DeliveryStatus.values)}.", param="status"
-            )
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(
-            selectors.delivery_list(endpoint=endpoint, status=wanted), request, view=self
-        )
-        return paginator.get_paginated_response([delivery_payload(d) for d in page])
+        wanted = query_choice(request, "status", DeliveryStatus.values)
+        return self.list_payloads(selectors.delivery_list(endpoint=endpoint, status=wanted), delivery_payload)
 
 
 # ASCII digits only (str.isdigit takes "²", which int() refuses), at most 11 of them (the year 5138):
@@ -280,20 +260,14 @@ class EventListApi(ResourceListApi):
         },
     )
     def get(self, request):
-        type_name = request.query_params.get("type")
-        if type_name is not None and type_name not in types.EVENT_TYPES:
-            raise ApiError("invalid_request", f"type must be one of {', '.join(types.EVENT_TYPES)}.", param="type")
+        type_name = query_choice(request, "type", types.EVENT_TYPES)
         rows = selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response([event_payload(e) for e in page])
+        return self.list_payloads(rows, event_payload)
 
 
 def _event_or_404(request, event_id: str):
     event = selectors.event_get(principal=request.auth, event_id=event_id)
-    if event is None:
-        raise ApiError("not_found", "No such event (events are kept 30 days).", param="event_id")
-    return event
+    return found_or_404(event, "event_id", "No such event (events are kept 30 days).")
 
 
 class EventDetailApi(ResourceApi):
@@ -315,7 +289,6 @@ class EventRedeliverApi(_WebhookActionApi):
         tags=EVENT_TAGS,
         summary="Send an event to one endpoint now, once, outside the retry schedule",
         request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_PARAMETER],
         responses={
             202: _object("The webhook_delivery, pending."),
             400: error_response("invalid_request (param endpoint): missing, disabled, or not subscribed to the type."),

@@ -9,12 +9,11 @@ from django.core.management import call_command
 
 from apps.apikeys.services import apikey_create
 from apps.credentials.scopes import ALL_SCOPES
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 # Each scope's pieces: how many boxes it was laid out in (1 when never broken) and whether a
 # line of the cell starts with its comma.
@@ -41,31 +40,22 @@ def test_a_keys_row_reads_right(service, width):
     apikey_create(user=user, name="Sandbox script", scopes=list(ALL_SCOPES), livemode=False)
     apikey_create(user=user, name="Reporting script", scopes=["rates:read", "calls:read", "calls:place"])
     call_command("createapikey", "--email", user.email, stdout=io.StringIO(), stderr=io.StringIO())
-    require_browser()
-    from playwright.sync_api import sync_playwright
+    with signed_in_page(service, user.email, width, next_path="/settings/api-keys") as page:
+        page.wait_for_function("document.querySelectorAll('#keys tbody tr').length === 3")
+        test_key = page.locator("#keys tbody tr", has_text="Sandbox script")
+        # Its mode and its status apart: an sk_test_ key is marked test mode, and active.
+        assert test_key.locator(".badge.mode-test").inner_text() == "test mode"
+        assert test_key.locator(".badge.status").inner_text() == "active"
+        assert "live" not in test_key.locator(".badge").all_inner_texts()
+        live_key = page.locator("#keys tbody tr", has_text="Reporting script")
+        assert live_key.locator(".badge.mode-test").count() == 0
+        cli = page.locator("#keys tbody tr", has_text="CLI ")
+        assert "UTC: read-only starter set" in cli.locator("td.name").inner_text()
 
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email, next_path="/settings/api-keys")
-            page.wait_for_function("document.querySelectorAll('#keys tbody tr').length === 3")
-            test_key = page.locator("#keys tbody tr", has_text="Sandbox script")
-            # Its mode and its status apart: an sk_test_ key is marked test mode, and active.
-            assert test_key.locator(".badge.mode-test").inner_text() == "test mode"
-            assert test_key.locator(".badge.status").inner_text() == "active"
-            assert "live" not in test_key.locator(".badge").all_inner_texts()
-            live_key = page.locator("#keys tbody tr", has_text="Reporting script")
-            assert live_key.locator(".badge.mode-test").count() == 0
-            cli = page.locator("#keys tbody tr", has_text="CLI ")
-            assert "UTC: read-only starter set" in cli.locator("td.name").inner_text()
-
-            for row in page.locator("#keys tbody tr").all():
-                scopes = row.locator("td.scopes")
-                assert set(scopes.evaluate(SCOPE_LINES)) == {1}, row.inner_text()
-                assert not any(start.startswith(",") for start in scopes.evaluate(LINE_STARTS))
-                for date in row.locator("td.date").all():
-                    assert date.evaluate(DATE_LINES) <= 2, date.inner_text()
-            assert_fits(page, "API keys")
-        finally:
-            browser.close()
+        for row in page.locator("#keys tbody tr").all():
+            scopes = row.locator("td.scopes")
+            assert set(scopes.evaluate(SCOPE_LINES)) == {1}, row.inner_text()
+            assert not any(start.startswith(",") for start in scopes.evaluate(LINE_STARTS))
+            for date in row.locator("td.date").all():
+                assert date.evaluate(DATE_LINES) <= 2, date.inner_text()
+        assert_fits(page, "API keys")

@@ -12,13 +12,12 @@ from apps.audit.services import actor_client, audit_record, audit_sensitive_acti
 from apps.audit.views import PAGE_SIZE
 from apps.credentials.principal import Principal
 from apps.credentials.scopes import ALL_SCOPES
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 
 def account_with_history(service):
@@ -58,79 +57,61 @@ def row_types(page) -> list[str]:
 @by_width
 def test_activity_pages_and_filters(service, width):
     user, app = account_with_history(service)
-    require_browser()
-    from playwright.sync_api import sync_playwright
+    with signed_in_page(service, user.email, width) as page:
+        page.goto(f"{service}/settings/activity")
+        first = row_types(page)
+        assert first[0] == EventType.SIGNED_IN  # this very sign-in
+        assert "Read 3 messages of +44 20 7183 8750" in page.inner_text("#activity")
+        refreshes = page.locator("#activity tr[data-event-type='oauth.token.refreshed']")
+        assert refreshes.count() == 1 and refreshes.get_attribute("data-times") == "3"
+        assert page.locator("#newer").count() == 0
+        assert_fits(page, "activity, first page")
 
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.goto(f"{service}/settings/activity")
-            first = row_types(page)
-            assert first[0] == EventType.SIGNED_IN  # this very sign-in
-            assert "Read 3 messages of +44 20 7183 8750" in page.inner_text("#activity")
-            refreshes = page.locator("#activity tr[data-event-type='oauth.token.refreshed']")
-            assert refreshes.count() == 1 and refreshes.get_attribute("data-times") == "3"
-            assert page.locator("#newer").count() == 0
-            assert_fits(page, "activity, first page")
+        page.click("#older")
+        page.wait_for_url(f"{service}/settings/activity?after=evt_*")
+        older = row_types(page)
+        assert older[-1] == EventType.SIGN_IN_FAILED
+        assert page.locator("#older").count() == 0
+        assert_fits(page, "activity, older page")
+        page.click("#newer")
+        page.wait_for_url(f"{service}/settings/activity?before=evt_*")
+        assert row_types(page) == first
 
-            page.click("#older")
-            page.wait_for_url(f"{service}/settings/activity?after=evt_*")
-            older = row_types(page)
-            assert older[-1] == EventType.SIGN_IN_FAILED
-            assert page.locator("#older").count() == 0
-            assert_fits(page, "activity, older page")
-            page.click("#newer")
-            page.wait_for_url(f"{service}/settings/activity?before=evt_*")
-            assert row_types(page) == first
+        page.select_option("#filter-app", app.client_id)
+        page.click("#apply-filters")
+        page.wait_for_url(f"{service}/settings/activity?app=*")
+        subjects = page.eval_on_selector_all(
+            "#activity [data-subject-id]", "cells => [...new Set(cells.map(c => c.dataset.subjectId))]"
+        )
+        assert subjects == [app.client_id]
+        assert set(row_types(page)) == {EventType.MESSAGES_READ, EventType.OAUTH_TOKEN_REFRESHED}
 
-            page.select_option("#filter-app", app.client_id)
-            page.click("#apply-filters")
-            page.wait_for_url(f"{service}/settings/activity?app=*")
-            subjects = page.eval_on_selector_all(
-                "#activity [data-subject-id]", "cells => [...new Set(cells.map(c => c.dataset.subjectId))]"
-            )
-            assert subjects == [app.client_id]
-            assert set(row_types(page)) == {EventType.MESSAGES_READ, EventType.OAUTH_TOKEN_REFRESHED}
-
-            page.select_option("#filter-app", "")
-            page.select_option("#filter-kind", "sign_ins")
-            page.click("#apply-filters")
-            page.wait_for_url(f"{service}/settings/activity?*kind=sign_ins")
-            assert row_types(page) == [EventType.SIGNED_IN, EventType.SIGN_IN_FAILED]
-            assert "Someone" in page.inner_text("#activity")
-            assert_fits(page, "activity, filtered")
-            page.click("#clear-filters")
-            page.wait_for_url(f"{service}/settings/activity")
-        finally:
-            browser.close()
+        page.select_option("#filter-app", "")
+        page.select_option("#filter-kind", "sign_ins")
+        page.click("#apply-filters")
+        page.wait_for_url(f"{service}/settings/activity?*kind=sign_ins")
+        assert row_types(page) == [EventType.SIGNED_IN, EventType.SIGN_IN_FAILED]
+        assert "Someone" in page.inner_text("#activity")
+        assert_fits(page, "activity, filtered")
+        page.click("#clear-filters")
+        page.wait_for_url(f"{service}/settings/activity")
 
 
 @by_width
 def test_one_connected_app_is_compact(service, width):
     user, app = account_with_history(service)
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.goto(f"{service}/settings/connected-apps")
-            entry = page.locator(f"tr[data-client-id='{app.client_id}']")
-            # All ten scopes and three recent actions, in less than half a phone screen.
-            assert entry.bounding_box()["height"] < 400, entry.bounding_box()
-            text = entry.inner_text()
-            assert "10 permissions, 4 sensitive" in text
-            assert "Read 3 messages of +44 20 7183 8750" in text
-            assert_fits(page, "connected apps")
-            entry.locator("summary").click()
-            assert entry.locator("li[data-scope='calls:place']").is_visible()
-            assert_fits(page, "connected apps, permissions open")
-            entry.locator("a.app-activity").click()
-            page.wait_for_url(f"{service}/settings/activity?app=*")
-            assert page.eval_on_selector("#filter-app", "s => s.value") == app.client_id
-        finally:
-            browser.close()
+    with signed_in_page(service, user.email, width) as page:
+        page.goto(f"{service}/settings/connected-apps")
+        entry = page.locator(f"tr[data-client-id='{app.client_id}']")
+        # All ten scopes and three recent actions, in less than half a phone screen.
+        assert entry.bounding_box()["height"] < 400, entry.bounding_box()
+        text = entry.inner_text()
+        assert "10 permissions, 4 sensitive" in text
+        assert "Read 3 messages of +44 20 7183 8750" in text
+        assert_fits(page, "connected apps")
+        entry.locator("summary").click()
+        assert entry.locator("li[data-scope='calls:place']").is_visible()
+        assert_fits(page, "connected apps, permissions open")
+        entry.locator("a.app-activity").click()
+        page.wait_for_url(f"{service}/settings/activity?app=*")
+        assert page.eval_on_selector("#filter-app", "s => s.value") == app.client_id

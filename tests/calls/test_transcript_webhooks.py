@@ -11,7 +11,6 @@ from apps.jobs.public import run_due
 from apps.telephony.simulator import TRANSCRIPTION_FAILS_TO
 from tests.calls.callbacks import STAYS, Placer, frozen_clock, ready
 from tests.support.factories import UserFactory
-from tests.support.receivers import Receiver
 from tests.support.webhooks import key_caller
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,13 +24,6 @@ def owner(db):
     ready(user, livemode=False)
     sharing_update(user=user, call_summaries=True, message_reading=False)
     return user
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
 
 
 def subscribe(owner, url, events=("transcript.completed", "transcript.failed")):

@@ -15,7 +15,7 @@ import pytest
 from apps.core import egress
 from tests.support.addresses import CASES
 from tests.support.dns import FakeDNS
-from tests.support.receivers import Receiver, Reply
+from tests.support.receivers import Reply
 
 
 @pytest.fixture
@@ -23,13 +23,6 @@ def dns(monkeypatch):
     fake = FakeDNS(socket.getaddrinfo)
     monkeypatch.setattr(socket, "getaddrinfo", fake)
     return fake
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
 
 
 @pytest.mark.parametrize(("address", "public"), CASES, ids=[c[0] or "empty" for c in CASES])

@@ -6,12 +6,11 @@ import pytest
 
 from apps.billing.models import Balance, BalanceTransaction
 from tests.billing.factories import append
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 
 @by_width
@@ -25,42 +24,33 @@ def test_billing_says_what_is_true_and_tops_up_the_test_balance(service, width):
         source="call_0123456789abcdefABCDEFGH",
         description="Call to +1 202-555-0100 (1 min 1 s)",
     )
-    require_browser()
-    from playwright.sync_api import sync_playwright
+    with signed_in_page(service, user.email, width, next_path="/billing") as page:
+        text = page.inner_text("main")
+        assert "can never" not in text
+        assert "live credit is added by the people who run it" in text
+        assert "daily allowance you chose for it" in page.inner_text("#spent-by-calls")
+        assert "Call to +1 202-555-0100 (1 min 1 s)" in page.inner_text("#live-transactions")
+        assert page.inner_text("#test-balance") == "Test balance: $0.00"
+        assert_fits(page, "billing")
 
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email, next_path="/billing")
-            text = page.inner_text("main")
-            assert "can never" not in text
-            assert "live credit is added by the people who run it" in text
-            assert "daily allowance you chose for it" in page.inner_text("#spent-by-calls")
-            assert "Call to +1 202-555-0100 (1 min 1 s)" in page.inner_text("#live-transactions")
-            assert page.inner_text("#test-balance") == "Test balance: $0.00"
-            assert_fits(page, "billing")
-
-            page.select_option("#top-up-amount", label="$20.00")
-            # A double click sends one form.
-            page.dblclick("#top-up-button")
-            page.wait_for_selector("text=Added $20.00 to your test balance.")
-            assert page.inner_text("#test-balance") == "Test balance: $20.00"
-            # One form sent twice, past the button (a browser retrying, a second tab): credited once.
-            page.evaluate(
-                """() => {
-                  const form = document.getElementById('test-top-up');
-                  HTMLFormElement.prototype.submit.call(form);
-                  HTMLFormElement.prototype.submit.call(form);
-                }"""
-            )
-            page.wait_for_selector("#test-balance:has-text('$40.00')")
-            assert page.inner_text("#live-balance").startswith("$24.88")
-            assert "Test-mode top-up from the billing page" in page.inner_text("#test-transactions")
-            assert_fits(page, "billing after a top-up")
-            page.click("#billing-allowance-link")
-            page.wait_for_url(f"{service}/settings/connected-apps")
-        finally:
-            browser.close()
+        page.select_option("#top-up-amount", label="$20.00")
+        # A double click sends one form.
+        page.dblclick("#top-up-button")
+        page.wait_for_selector("text=Added $20.00 to your test balance.")
+        assert page.inner_text("#test-balance") == "Test balance: $20.00"
+        # One form sent twice, past the button (a browser retrying, a second tab): credited once.
+        page.evaluate(
+            """() => {
+              const form = document.getElementById('test-top-up');
+              HTMLFormElement.prototype.submit.call(form);
+              HTMLFormElement.prototype.submit.call(form);
+            }"""
+        )
+        page.wait_for_selector("#test-balance:has-text('$40.00')")
+        assert page.inner_text("#live-balance").startswith("$24.88")
+        assert "Test-mode top-up from the billing page" in page.inner_text("#test-transactions")
+        assert_fits(page, "billing after a top-up")
+        page.click("#billing-allowance-link")
+        page.wait_for_url(f"{service}/settings/connected-apps")
     assert BalanceTransaction.objects.filter(user=user, livemode=False).count() == 2
     assert Balance.objects.get(user=user, livemode=True).amount == 2488

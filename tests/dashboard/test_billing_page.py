@@ -6,17 +6,9 @@ from django.test import Client
 
 from tests.billing.factories import append
 from tests.support.factories import UserFactory
+from tests.support.oauth import signed_in
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "billing-page-password-1"
-
-
-def signed_in(user) -> Client:
-    user.set_password(PASSWORD)
-    user.save()
-    browser = Client()
-    assert browser.login(username=user.email, password=PASSWORD)
-    return browser
 
 
 def test_the_billing_url_the_api_gives_out_is_this_page(api, settings):

@@ -3,27 +3,21 @@ modes with long URLs and every event type, an endpoint's deliveries, a body, and
 (resend what failed, twice; rotate the secret; redeliver) done by clicking. Nothing is wider than
 the screen, no date wraps, and a long URL or event name wraps only at its joints."""
 
-import socket
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.models import WebhookEndpoint
 from apps.webhooks.services import endpoint_create
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import PASSWORD, WIDTHS, assert_fits, sign_in
-from tests.support.dns import FakeDNS
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import PASSWORD, assert_fits
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
-from tests.support.receivers import Receiver, Reply
+from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
-from tests.support.webhooks import key_caller
+from tests.support.webhooks import connected_app, key_caller
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 LONG_PATH = "/integrations/pocket-assistant/customer-7f3a9c2e/webhooks/events-receiver?source=telephony&account=ada"
 EVERY_TYPE = ["call.ringing_you", "call.in_progress", "call.ended", "transcript.completed", "transcript.failed"]
@@ -55,36 +49,14 @@ def assert_wraps_well(page, label):
     assert not found["dates"], f"{label}: dates on several lines: {found['dates']}"
 
 
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
-
-
 def account(service, receiver):
     """An account with a live endpoint its app made, a disabled live one, and a test-mode one whose
     receiver was down for two events. Made before Playwright starts."""
     user = UserFactory(email="ada@example.com")
     user.set_password(PASSWORD)
     user.save()
-    app = make_client(name="Pocket Assistant with a rather long descriptive name")
-    issue(user, app, resource=f"{service}/mcp", scope=" ".join(ALL_SCOPES))
-    as_app = Principal(
-        kind="oauth",
-        user=user,
-        credential_id=app.client_id,
-        client_id=app.client_id,
-        scopes=frozenset(ALL_SCOPES),
-        livemode=True,
+    _app, as_app = connected_app(
+        user, "Pocket Assistant with a rather long descriptive name", resource=f"{service}/mcp"
     )
     endpoint_create(
         principal=as_app, data={"url": f"https://hooks.example.com{LONG_PATH}", "enabled_events": EVERY_TYPE}
@@ -103,54 +75,45 @@ def account(service, receiver):
 @by_width
 def test_the_webhooks_pages_fit_and_their_forms_work(service, dns, receiver, width):
     user, endpoint = account(service, receiver)
-    require_browser()
-    from playwright.sync_api import sync_playwright
+    with signed_in_page(service, user.email, width) as page:
+        page.click("header nav a:has-text('Webhooks')")
+        page.wait_for_url(f"{service}/settings/webhooks")
+        assert page.locator("section[data-mode=live] tr[data-endpoint-id]").count() == 2
+        assert page.locator("section[data-mode=test] tr[data-endpoint-id]").count() == 1
+        assert "Connected app \u201cPocket Assistant" in page.inner_text("section[data-mode=live]")
+        assert_fits(page, "webhooks")
+        assert_wraps_well(page, "webhooks")
 
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.click("header nav a:has-text('Webhooks')")
-            page.wait_for_url(f"{service}/settings/webhooks")
-            assert page.locator("section[data-mode=live] tr[data-endpoint-id]").count() == 2
-            assert page.locator("section[data-mode=test] tr[data-endpoint-id]").count() == 1
-            assert "Connected app \u201cPocket Assistant" in page.inner_text("section[data-mode=live]")
-            assert_fits(page, "webhooks")
-            assert_wraps_well(page, "webhooks")
+        page.click(f"tr[data-endpoint-id='{endpoint.pk}'] td.url a")
+        page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 6  # 2 events, 3 attempts each
+        assert_fits(page, "endpoint")
+        assert_wraps_well(page, "endpoint")
 
-            page.click(f"tr[data-endpoint-id='{endpoint.pk}'] td.url a")
-            page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 6  # 2 events, 3 attempts each
-            assert_fits(page, "endpoint")
-            assert_wraps_well(page, "endpoint")
+        page.click("#resend button[type=submit]")
+        page.wait_for_selector("p[role=status]:has-text('Queued 2 redeliveries')")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
+        assert_fits(page, "endpoint, resent")
+        page.click("#resend button[type=submit]")
+        page.wait_for_selector("p[role=status]:has-text('Nothing to resend')")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
 
-            page.click("#resend button[type=submit]")
-            page.wait_for_selector("p[role=status]:has-text('Queued 2 redeliveries')")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
-            assert_fits(page, "endpoint, resent")
-            page.click("#resend button[type=submit]")
-            page.wait_for_selector("p[role=status]:has-text('Nothing to resend')")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 8
+        page.select_option("#expires_in", "3600")
+        page.click("#secret button[type=submit]")
+        page.wait_for_selector("#new-secret")
+        assert page.inner_text("#new-secret").startswith("whsec_")
+        assert_fits(page, "endpoint, new secret")
 
-            page.select_option("#expires_in", "3600")
-            page.click("#secret button[type=submit]")
-            page.wait_for_selector("#new-secret")
-            assert page.inner_text("#new-secret").startswith("whsec_")
-            assert_fits(page, "endpoint, new secret")
-
-            page.locator("#deliveries tr[data-delivery-id] a:has-text('Body')").last.click()
-            page.wait_for_selector("pre#body")
-            assert '"type":"call.ended"' in page.inner_text("pre#body")
-            assert_fits(page, "delivery")
-            assert_wraps_well(page, "delivery")
-            page.click("#delivery details.formatted summary")
-            assert '"type": "call.ended"' in page.inner_text("#delivery details.formatted pre")
-            assert_fits(page, "delivery, formatted")
-            page.click("#delivery button:has-text('Redeliver')")
-            page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
-            assert "Queued a redelivery of call.ended" in page.inner_text("#endpoint")
-            assert page.locator("#deliveries tr[data-delivery-id]").count() == 9
-            assert_fits(page, "endpoint, redelivered")
-        finally:
-            browser.close()
+        page.locator("#deliveries tr[data-delivery-id] a:has-text('Body')").last.click()
+        page.wait_for_selector("pre#body")
+        assert '"type":"call.ended"' in page.inner_text("pre#body")
+        assert_fits(page, "delivery")
+        assert_wraps_well(page, "delivery")
+        page.click("#delivery details.formatted summary")
+        assert '"type": "call.ended"' in page.inner_text("#delivery details.formatted pre")
+        assert_fits(page, "delivery, formatted")
+        page.click("#delivery button:has-text('Redeliver')")
+        page.wait_for_url(f"{service}/settings/webhooks/{endpoint.pk}")
+        assert "Queued a redelivery of call.ended" in page.inner_text("#endpoint")
+        assert page.locator("#deliveries tr[data-delivery-id]").count() == 9
+        assert_fits(page, "endpoint, redelivered")

@@ -3,7 +3,6 @@ owners and status, each endpoint's recent deliveries and the exact body sent, an
 resends what failed while the receiver was down, and rotates a signing secret; another
 account's endpoint or delivery is a 404 for every page and form."""
 
-import socket
 from datetime import UTC, timedelta
 
 import pytest
@@ -11,36 +10,17 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.jobs.public import run_due
 from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.secrets import decrypt
 from apps.webhooks.services import endpoint_create
-from tests.support.dns import FakeDNS
-from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
-from tests.support.receivers import Receiver, Reply
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.oauth import signed_in
+from tests.support.receivers import Reply
 from tests.support.webhook_history import deliver_all, make_endpoint
-from tests.support.webhooks import key_caller
+from tests.support.webhooks import connected_app, key_caller
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "webhooks-page-password-1"
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
 
 
 @pytest.fixture
@@ -50,11 +30,7 @@ def owner(db):
 
 @pytest.fixture
 def browser(owner) -> Client:
-    owner.set_password(PASSWORD)
-    owner.save()
-    client = Client()
-    assert client.login(username=owner.email, password=PASSWORD)
-    return client
+    return signed_in(owner)
 
 
 @pytest.fixture
@@ -87,16 +63,7 @@ class TestList:
         make_endpoint(caller, receiver.url("/test-hook"))
         live = make_endpoint(live_caller, "https://hooks.example.com/live-hook", events=["*"])
         live_caller.post(f"/v1/webhook_endpoints/{live['id']}", {"disabled": True})
-        app = make_client(name="Pocket Assistant")
-        issue(owner, app, scope=" ".join(ALL_SCOPES))
-        as_app = Principal(
-            kind="oauth",
-            user=owner,
-            credential_id=app.client_id,
-            client_id=app.client_id,
-            scopes=frozenset(ALL_SCOPES),
-            livemode=True,
-        )
+        _app, as_app = connected_app(owner, "Pocket Assistant")
         endpoint_create(principal=as_app, data={"url": "https://hooks.example.com/app", "enabled_events": ["*"]})
 
         html = page(browser, "/settings/webhooks").replace("<wbr>", "")  # a URL's line-break points
@@ -243,8 +210,6 @@ class TestRotate:
 
     def test_forms_need_the_csrf_token(self, owner, key, receiver):
         endpoint = WebhookEndpoint.objects.get(pk=make_endpoint(key[1], receiver.url())["id"])
-        owner.set_password(PASSWORD)
-        owner.save()
         strict = Client(enforce_csrf_checks=True)
         strict.login(username=owner.email, password=PASSWORD)
         before = endpoint.secret_encrypted

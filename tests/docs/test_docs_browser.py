@@ -4,20 +4,16 @@ the API reference renders from the shipped bundle, and nothing is fetched from a
 
 import pytest
 
-from tests.browser import launch_chromium, require_browser
+from tests.browser import by_width, chromium_page
 from tests.support.docs import LAYOUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WIDTHS = (375, 1280)
 PAGES = ("", "/errors", "/oauth", "/mcp", "/versions", "/calls", "/webhooks", "/security", "/api")
 
 
-@pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+@by_width
 def test_docs_pages_fit_the_screen_and_load_nothing_from_elsewhere(service, settings, width):
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
     settings.DOCS_URL = f"{service}/docs"
     # What the browser actually fetched: a request the page's Content-Security-Policy blocks
     # (the Redoc bundle asks for its logo on a CDN) never gets a response.
@@ -26,37 +22,32 @@ def test_docs_pages_fit_the_screen_and_load_nothing_from_elsewhere(service, sett
     # refuses is still asked, and is a console error).
     asked: list[str] = []
     errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-            page.on("response", lambda response: fetched.append(response.url))
-            page.on("request", lambda request: asked.append(request.url))
-            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-            for path in PAGES:
-                page.goto(f"{service}/docs{path}")
-                if path == "/api":
-                    # Redoc has drawn the document: its title and the /v1/me operation.
-                    page.wait_for_selector("#reference h1", timeout=30000)
-                    page.get_by_text("/v1/me").first.wait_for(timeout=30000)
-                    # The document's response examples and curl samples are what Redoc shows.
-                    shown = page.evaluate("() => document.getElementById('reference').innerText")
-                    assert "usr_4f9Kq2ZbW7xLmN3pR8sT1vYc" in shown  # GET /v1/me's example
-                    assert "--data-urlencode" in shown and "Authorization: Bearer $KEY" in shown
-                layout = page.evaluate(LAYOUT)
-                where = f"/docs{path} at {width}px"
-                assert layout["scrollWidth"] <= width, f"{where}: document {layout['scrollWidth']}px wide"
-                assert layout["bodyWidth"] <= width, f"{where}: body {layout['bodyWidth']}px wide"
-                assert not layout["outside"], f"{where}: off screen: {layout['outside']}"
-            # The site's icon, decoded by the browser itself.
-            icon = page.evaluate(
-                """async (url) => { const img = new Image(); img.src = url; await img.decode();
-                   return [img.naturalWidth, img.naturalHeight]; }""",
-                f"{service}/favicon.ico",
-            )
-            assert icon == [32, 32]
-        finally:
-            browser.close()
+    with chromium_page(width) as page:
+        page.on("response", lambda response: fetched.append(response.url))
+        page.on("request", lambda request: asked.append(request.url))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        for path in PAGES:
+            page.goto(f"{service}/docs{path}")
+            if path == "/api":
+                # Redoc has drawn the document: its title and the /v1/me operation.
+                page.wait_for_selector("#reference h1", timeout=30000)
+                page.get_by_text("/v1/me").first.wait_for(timeout=30000)
+                # The document's response examples and curl samples are what Redoc shows.
+                shown = page.evaluate("() => document.getElementById('reference').innerText")
+                assert "usr_4f9Kq2ZbW7xLmN3pR8sT1vYc" in shown  # GET /v1/me's example
+                assert "--data-urlencode" in shown and "Authorization: Bearer $KEY" in shown
+            layout = page.evaluate(LAYOUT)
+            where = f"/docs{path} at {width}px"
+            assert layout["scrollWidth"] <= width, f"{where}: document {layout['scrollWidth']}px wide"
+            assert layout["bodyWidth"] <= width, f"{where}: body {layout['bodyWidth']}px wide"
+            assert not layout["outside"], f"{where}: off screen: {layout['outside']}"
+        # The site's icon, decoded by the browser itself.
+        icon = page.evaluate(
+            """async (url) => { const img = new Image(); img.src = url; await img.decode();
+               return [img.naturalWidth, img.naturalHeight]; }""",
+            f"{service}/favicon.ico",
+        )
+        assert icon == [32, 32]
     local = (service, "data:", "blob:", "about:")
     foreign = [url for url in fetched + asked if not url.startswith(local)]
     assert not foreign, foreign

@@ -4,8 +4,8 @@ types on /docs/webhooks wrap only after a dot or an underscore, never mid-word."
 
 import pytest
 
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits
+from tests.browser import by_width, chromium_page
+from tests.browser_pages import assert_fits
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,26 +33,18 @@ BREAKS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+@by_width
 def test_the_curl_sample_fits_and_event_types_break_between_words(service, settings, width):
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
     settings.DOCS_URL = f"{service}/docs"
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-            page.goto(f"{service}/docs")
-            sample = page.locator("#api-keys ~ pre").first
-            assert "Authorization: Bearer $KEY" in sample.inner_text()
-            assert sample.evaluate("el => el.scrollWidth <= el.clientWidth"), "the curl sample scrolls sideways"
-            assert_fits(page, f"/docs at {width}px")
+    with chromium_page(width) as page:
+        page.goto(f"{service}/docs")
+        sample = page.locator("#api-keys ~ pre").first
+        assert "Authorization: Bearer $KEY" in sample.inner_text()
+        assert sample.evaluate("el => el.scrollWidth <= el.clientWidth"), "the curl sample scrolls sideways"
+        assert_fits(page, f"/docs at {width}px")
 
-            page.goto(f"{service}/docs/webhooks")
-            assert page.locator("table.event-types td:first-child code").count() >= 5
-            breaks = page.evaluate(BREAKS)
-            assert all(before in "._" for _name, before in breaks), breaks
-            assert_fits(page, f"/docs/webhooks at {width}px")
-        finally:
-            browser.close()
+        page.goto(f"{service}/docs/webhooks")
+        assert page.locator("table.event-types td:first-child code").count() >= 5
+        breaks = page.evaluate(BREAKS)
+        assert all(before in "._" for _name, before in breaks), breaks
+        assert_fits(page, f"/docs/webhooks at {width}px")

@@ -5,31 +5,14 @@ step-up, why the server answers it as an ordinary refresh, and the workaround (r
 1.32.2 by tests/e2e/test_ts_sdk_step_up.py)."""
 
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.support.docs import ROOT, page, section, text
+
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
 STATE_FIX = "state() { return crypto.randomUUID(); }"
-
-
-def page(client, path: str) -> str:
-    response = client.get(path)
-    assert response.status_code == 200, path
-    return response.content.decode()
-
-
-def text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def section(title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", README, re.M | re.S)
-    assert match, f"README has no section {title!r}"
-    return match.group(1)
 
 
 def between(html: str, start_id: str, next_tag: str = "<h2 ") -> str:

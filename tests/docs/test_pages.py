@@ -11,6 +11,7 @@ from apps.credentials.scopes import READ_ONLY_STARTER_SET, SCOPES
 from apps.mcp_bridge.registry import TOOLS, ToolSpec, register
 from apps.oauth.discovery import security_txt
 from apps.ratelimit import budgets
+from tests.support.docs import page, text
 
 pytestmark = pytest.mark.django_db
 
@@ -24,17 +25,6 @@ PAGES = [
     "/docs/security",
     "/docs/webhooks",
 ]
-
-
-def page(client, path: str) -> str:
-    response = client.get(path)
-    assert response.status_code == 200, path
-    assert response["Content-Type"].startswith("text/html")
-    return response.content.decode()
-
-
-def text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 @pytest.mark.parametrize("path", PAGES)

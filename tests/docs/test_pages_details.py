@@ -6,17 +6,9 @@ import re
 
 import pytest
 
+from tests.support.docs import page, text
+
 pytestmark = pytest.mark.django_db
-
-
-def page(client, path: str) -> str:
-    response = client.get(path)
-    assert response.status_code == 200, path
-    return response.content.decode()
-
-
-def text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 def test_the_calls_page_gives_the_spend_limits_in_force(client, docs_here, settings):

@@ -1,18 +1,9 @@
 """The README tells a newcomer how to connect an assistant, where the docs are, and how the
 port and BASE_URL go together; nothing in the repository points outside it."""
 
-import re
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
-
-
-def section(title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", README, re.M | re.S)
-    assert match, f"README has no section {title!r}"
-    return match.group(1)
+from tests.support.docs import README, ROOT, section
 
 
 def test_connect_an_assistant_gives_the_url_the_sign_in_and_what_the_user_sees():

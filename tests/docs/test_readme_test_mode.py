@@ -8,16 +8,8 @@ import socket
 import subprocess
 import time
 import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
-
-
-def section(title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", README, re.M | re.S)
-    assert match, f"README has no section {title!r}"
-    return match.group(1)
+from tests.support.docs import README, section
 
 
 def test_the_test_mode_section_names_each_step():

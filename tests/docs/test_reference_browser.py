@@ -5,8 +5,8 @@ section is the one a new key can call."""
 
 import pytest
 
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import LAYOUT, WIDTHS
+from tests.browser import by_width, chromium_page
+from tests.browser_pages import LAYOUT
 from tests.support.docs import LAYOUT as DOCS_LAYOUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -54,47 +54,39 @@ def contrast(a, b) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-@pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+@by_width
 def test_the_reference_is_legible_and_fits(service, settings, width):
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
     settings.DOCS_URL = f"{service}/docs"
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-            page.goto(f"{service}/docs/api")
-            page.wait_for_selector("#reference h1", timeout=30000)
-            page.get_by_text("/v1/me").first.wait_for(timeout=30000)
+    with chromium_page(width) as page:
+        page.goto(f"{service}/docs/api")
+        page.wait_for_selector("#reference h1", timeout=30000)
+        page.get_by_text("/v1/me").first.wait_for(timeout=30000)
 
-            # The first section after the introduction is /v1/me's, not the dashboard's session-only keys.
-            sections = page.eval_on_selector_all(
-                "#reference [data-section-id^='tag/']",
-                "els => els.map((el) => el.dataset.sectionId).filter((id) => !id.includes('/operation/'))",
-            )
-            assert sections[0] == "tag/me", sections
-            assert sections[-1] == "tag/API-keys-(dashboard-session)", sections
+        # The first section after the introduction is /v1/me's, not the dashboard's session-only keys.
+        sections = page.eval_on_selector_all(
+            "#reference [data-section-id^='tag/']",
+            "els => els.map((el) => el.dataset.sectionId).filter((id) => !id.includes('/operation/'))",
+        )
+        assert sections[0] == "tag/me", sections
+        assert sections[-1] == "tag/API-keys-(dashboard-session)", sections
 
-            samples = page.evaluate(SAMPLES)
-            assert len(samples) >= 10
-            for sample in samples:
-                ratio = contrast(sample["text"], sample["background"])
-                assert ratio >= 4.5, f"curl sample {sample['text']} on {sample['background']}: {ratio:.1f}:1"
-                assert sample["scrollLeft"] == 0
-                assert sample["firstLeft"] >= sample["boxLeft"] - 0.5, sample  # "curl", not "url"
+        samples = page.evaluate(SAMPLES)
+        assert len(samples) >= 10
+        for sample in samples:
+            ratio = contrast(sample["text"], sample["background"])
+            assert ratio >= 4.5, f"curl sample {sample['text']} on {sample['background']}: {ratio:.1f}:1"
+            assert sample["scrollLeft"] == 0
+            assert sample["firstLeft"] >= sample["boxLeft"] - 0.5, sample  # "curl", not "url"
 
-            if width >= 1280:
-                # The sidebar shows beside the document; its search box lies inside it.
-                menu = page.locator("#reference .menu-content")
-                search = page.locator("#reference .menu-content input")
-                box, field = menu.bounding_box(), search.bounding_box()
-                assert field["x"] >= box["x"] and field["x"] + field["width"] <= box["x"] + box["width"], (box, field)
-            # The layout check, but a control may sit past the edge inside a box that scrolls sideways
-            # on its own (Redoc's JSON samples), as on every docs page.
-            layout, docs_layout = page.evaluate(LAYOUT), page.evaluate(DOCS_LAYOUT)
-            assert layout["scrollWidth"] <= width and layout["bodyScrollWidth"] <= width, layout
-            assert not layout["outsideCard"], layout["outsideCard"]
-            assert not docs_layout["outside"], docs_layout["outside"]
-        finally:
-            browser.close()
+        if width >= 1280:
+            # The sidebar shows beside the document; its search box lies inside it.
+            menu = page.locator("#reference .menu-content")
+            search = page.locator("#reference .menu-content input")
+            box, field = menu.bounding_box(), search.bounding_box()
+            assert field["x"] >= box["x"] and field["x"] + field["width"] <= box["x"] + box["width"], (box, field)
+        # The layout check, but a control may sit past the edge inside a box that scrolls sideways
+        # on its own (Redoc's JSON samples), as on every docs page.
+        layout, docs_layout = page.evaluate(LAYOUT), page.evaluate(DOCS_LAYOUT)
+        assert layout["scrollWidth"] <= width and layout["bodyScrollWidth"] <= width, layout
+        assert not layout["outsideCard"], layout["outsideCard"]
+        assert not docs_layout["outside"], docs_layout["outside"]

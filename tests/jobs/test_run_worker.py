@@ -14,7 +14,7 @@ from apps.jobs import runner
 from apps.jobs.management.commands.run_worker import Command
 from apps.jobs.models import Job, JobStatus
 from apps.jobs.public import enqueue
-from tests.support.jobs import handlers, without_schedules
+from tests.support.jobs import Stopper, handlers, without_schedules
 
 pytestmark = pytest.mark.django_db
 
@@ -53,19 +53,6 @@ def test_poll_must_be_positive():
         call_command("run_worker", "--once", "--poll", "0")
 
 
-class _Stopper:
-    """The worker's stop flag with a clock-free wait: records each pause, stops after ``after`` of them."""
-
-    def __init__(self, after):
-        self.after, self.waits = after, []
-
-    def is_set(self):
-        return len(self.waits) >= self.after
-
-    def wait(self, seconds):
-        self.waits.append(seconds)
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_database_outage_pauses_the_worker_longer_each_time_until_it_is_back(monkeypatch, caplog):
     outages = iter([OperationalError("server closed the connection unexpectedly")] * 2)
@@ -79,7 +66,7 @@ def test_a_database_outage_pauses_the_worker_longer_each_time_until_it_is_back(m
 
     monkeypatch.setattr(runner, "claim", claim)
     command = Command()
-    command.stopping = _Stopper(after=3)
+    command.stopping = Stopper(after=3)
     ran = []
     with handlers(tests__r=lambda p: ran.append(p["n"])):
         enqueue("tests.r", {"n": 1})

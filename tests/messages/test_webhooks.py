@@ -4,14 +4,12 @@ endpoints of that account and mode that subscribe to it and whose credential hol
 thin (id, object, number, created: never a body or a code), and checked again at each attempt."""
 
 import json
-import socket
 
 import pytest
 from standardwebhooks.webhooks import Webhook
 
 from apps.accounts.security import sharing_update
 from apps.jobs.public import run_due
-from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 from tests.support.receivers import Receiver
 from tests.support.webhooks import ALL_READS, key_caller
@@ -30,24 +28,9 @@ def owner(db):
 
 
 @pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
-
-
-@pytest.fixture
 def caller(owner):
     """A test-mode key with webhooks:manage and messages:read."""
     return key_caller(owner)[1]
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
 
 
 def subscribe(caller, url, events=("message.received",)):

@@ -1,6 +1,7 @@
 """Fixtures of the OAuth tests: the client metadata document servers (tests/oauth/cimd_support.py)."""
 
 import socket
+from contextlib import closing
 
 import pytest
 
@@ -43,9 +44,8 @@ def cimd(https_server, tls_files, dns, settings):
 
 @pytest.fixture
 def slow_host():
-    host = SlowHost()
-    yield host
-    host.close()
+    with closing(SlowHost()) as host:
+        yield host
 
 
 @pytest.fixture

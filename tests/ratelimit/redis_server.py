@@ -23,6 +23,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def spawn_redis(port: int, *options: str) -> subprocess.Popen:
+    """A redis-server on 127.0.0.1:``port`` that keeps nothing on disk, with ``options`` added."""
+    return subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 class RedisServer:
     def __init__(self):
         self.port = free_port()
@@ -33,21 +42,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.process = spawn_redis(self.port)
         client = redis.Redis(port=self.port)
         for _ in range(100):
             try:
@@ -97,31 +92,9 @@ class RedisCluster:
     def _launch(self) -> None:
         Path(self.directory).mkdir(parents=True, exist_ok=True)
         for port, bus_port in zip(self.ports, self.bus_ports, strict=True):
-            self.processes.append(
-                subprocess.Popen(
-                    [
-                        "redis-server",
-                        "--port",
-                        str(port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--cluster-enabled",
-                        "yes",
-                        "--cluster-port",
-                        str(bus_port),
-                        "--cluster-config-file",
-                        f"nodes-{port}.conf",
-                        "--dir",
-                        str(self.directory),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            )
+            cluster = ["--cluster-enabled", "yes", "--cluster-port", str(bus_port)]
+            files = ["--cluster-config-file", f"nodes-{port}.conf", "--dir", str(self.directory)]
+            self.processes.append(spawn_redis(port, *cluster, *files))
         for port, process in zip(self.ports, self.processes, strict=True):
             _wait_ping(port, process)
 

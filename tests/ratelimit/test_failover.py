@@ -25,7 +25,7 @@ from apps.ratelimit.stores.base import StoreUnavailable
 from apps.ratelimit.stores.redis import RedisStore
 from tests.support.factories import UserFactory, make_api_key
 
-from .redis_server import _wait_ping, free_port
+from .redis_server import _wait_ping, free_port, spawn_redis
 
 pytestmark = [pytest.mark.django_db, pytest.mark.e2e]
 
@@ -39,24 +39,7 @@ class SentinelSet:
         self.processes: dict[int, subprocess.Popen] = {}
 
     def _server(self, port: int, *extra: str) -> None:
-        self.processes[port] = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.directory),
-                *extra,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.processes[port] = spawn_redis(port, "--dir", str(self.directory), *extra)
         _wait_ping(port)
 
     def start(self) -> None:

@@ -17,22 +17,9 @@ from apps.ratelimit.stores.redis import RedisStore
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.oauth import FORM, exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
 
-from .redis_server import sent_commands, start_private_redis
+from .redis_server import sent_commands
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def redis_server():
-    server = start_private_redis()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def live(redis_server, settings):
-    settings.RATELIMIT = {"STORE": conf.REDIS_STORE, "REDIS_URL": redis_server.url, "KEY_PREFIX": "live"}
-    return redis_server
 
 
 def monitor(server):
@@ -54,10 +41,10 @@ def monitor(server):
     return stop
 
 
-def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, live, monkeypatch):
+def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, on_redis, monkeypatch):
     for _ in range(2):  # connects, loads the scripts and caches the key
         assert api.get("/v1/me", **bearer).status_code == 200
-    stop = monitor(live)
+    stop = monitor(on_redis)
     sent = sent_commands(monkeypatch)
     response = api.get("/v1/me", **bearer)
     assert response.status_code == 200
@@ -67,20 +54,20 @@ def test_an_allowed_request_costs_one_redis_round_trip(api, bearer, live, monkey
     assert stop() == ["evalsha"]
 
 
-def test_a_failed_bearer_check_costs_one_round_trip_too(api, live, monkeypatch):
+def test_a_failed_bearer_check_costs_one_round_trip_too(api, on_redis, monkeypatch):
     api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope")
     sent = sent_commands(monkeypatch)
     assert api.get("/v1/me", HTTP_AUTHORIZATION="Bearer sk_live_nope").status_code == 401
     assert len(sent) == 1
 
 
-def test_a_refresh_costs_two_round_trips(live, monkeypatch):
+def test_a_refresh_costs_two_round_trips(on_redis, monkeypatch):
     # Flood guard with the back-off peek (before the view), then, once every check has
     # passed, the grant family's budget and the client's alert-only success ceiling in one
     # call: two moments, so two calls; neither may grow.
     app = make_client()
     tokens = tokens_for(UserFactory(), app)  # connects and loads the script
-    stop = monitor(live)
+    stop = monitor(on_redis)
     sent = sent_commands(monkeypatch)
     response = refresh(Client(), app, tokens["refresh_token"])
     assert response.status_code == 200
@@ -90,14 +77,14 @@ def test_a_refresh_costs_two_round_trips(live, monkeypatch):
     assert b"grant_family" in sent[1][0] and b"exchange_successes.client" in sent[1][0]
 
 
-def test_a_code_exchange_costs_two_round_trips(live, monkeypatch):
+def test_a_code_exchange_costs_two_round_trips(on_redis, monkeypatch):
     # Flood guard before the view; the client's alert-only success ceiling after the exchange.
     app = make_client()
     user = UserFactory()
     tokens_for(UserFactory(), app)  # connects and loads the script
     verifier, challenge = pkce()
     code = get_code(signed_in(user), app, challenge)
-    stop = monitor(live)
+    stop = monitor(on_redis)
     sent = sent_commands(monkeypatch)
     response = exchange(Client(), app, code, verifier)
     assert response.status_code == 200
@@ -105,7 +92,7 @@ def test_a_code_exchange_costs_two_round_trips(live, monkeypatch):
     assert stop() == ["evalsha"] * 2
 
 
-def test_reads_deny_after_the_burst_on_redis(api, bearer, live):
+def test_reads_deny_after_the_burst_on_redis(api, bearer, on_redis):
     started = time.monotonic()
     statuses = []
     while 429 not in statuses and len(statuses) < 500:
@@ -121,12 +108,12 @@ def test_reads_deny_after_the_burst_on_redis(api, bearer, live):
         assert int(denied["Retry-After"]) >= 1
 
 
-def test_redis_stopped_mid_test_fails_closed_then_recovers_in_the_same_process(api, bearer, client, live):
+def test_redis_stopped_mid_test_fails_closed_then_recovers_in_the_same_process(api, bearer, client, on_redis):
     assert api.get("/v1/me", **bearer).status_code == 200
     store = conf.get_store()
     assert isinstance(store, RedisStore)
 
-    live.stop()
+    on_redis.stop()
     for response in (
         api.get("/v1/me", **bearer),
         api.get("/.well-known/oauth-protected-resource/v1"),
@@ -141,31 +128,31 @@ def test_redis_stopped_mid_test_fails_closed_then_recovers_in_the_same_process(a
     assert oauth.json()["error"] == "temporarily_unavailable"
     assert oauth["Retry-After"] == "5"
 
-    live.start()  # same port, empty: no restart of this process, no new store
+    on_redis.start()  # same port, empty: no restart of this process, no new store
     response = api.get("/v1/me", **bearer)
     assert response.status_code == 200
     assert response["RateLimit"] == "limit=60, remaining=59, reset=0"
     assert conf.get_store() is store
 
 
-def test_a_restarted_redis_costs_no_failed_request(api, bearer, live):
+def test_a_restarted_redis_costs_no_failed_request(api, bearer, on_redis):
     # The held connection's socket was closed by the old server; it is replaced before sending,
     # and the new server's empty script cache is filled, all within the next request.
     assert api.get("/v1/me", **bearer).status_code == 200
-    live.stop()
-    live.start()
+    on_redis.stop()
+    on_redis.start()
     response = api.get("/v1/me", **bearer)
     assert response.status_code == 200
     assert response["RateLimit"] == "limit=60, remaining=59, reset=0"
 
 
-def test_a_flushed_script_cache_is_refilled_on_the_next_request(api, bearer, live):
+def test_a_flushed_script_cache_is_refilled_on_the_next_request(api, bearer, on_redis):
     assert api.get("/v1/me", **bearer).status_code == 200
-    live.client().script_flush()
+    on_redis.client().script_flush()
     assert api.get("/v1/me", **bearer).status_code == 200
 
 
-def test_a_forked_worker_opens_its_own_connection(live, monkeypatch):
+def test_a_forked_worker_opens_its_own_connection(on_redis, monkeypatch):
     # gunicorn forks after the app is loaded: a socket made in the parent must never be shared.
     store = conf.get_store()
     store.evaluate([])
@@ -179,7 +166,7 @@ def test_a_forked_worker_opens_its_own_connection(live, monkeypatch):
     assert parent._sock is not None  # left to the parent, not closed under it
 
 
-def test_each_thread_has_its_own_connection(live):
+def test_each_thread_has_its_own_connection(on_redis):
     store = conf.get_store()
     seen = []
     thread = threading.Thread(target=lambda: seen.append(store._connection()))
@@ -188,7 +175,7 @@ def test_each_thread_has_its_own_connection(live):
     assert seen[0] is not store._connection()
 
 
-def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_request(api, bearer, live):
+def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_request(api, bearer, on_redis):
     # docs/spec.md 8: an unreachable store is a 503 with Retry-After: 5. The held connection must not
     # keep a reply that arrives after the timeout: it answered another credential.
     other = UserFactory(email="grace@example.com")
@@ -197,7 +184,7 @@ def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_requ
         assert api.get("/v1/me", **bearer).status_code == 200
         assert api.get("/v1/me", **other_bearer).status_code == 200
 
-    live.process.send_signal(signal.SIGSTOP)
+    on_redis.process.send_signal(signal.SIGSTOP)
     try:
         started = time.monotonic()
         hung = api.get("/v1/me", **other_bearer)
@@ -206,7 +193,7 @@ def test_a_hung_redis_fails_closed_and_its_late_reply_never_answers_another_requ
         assert hung["Retry-After"] == "5"
         assert time.monotonic() - started < 3
     finally:
-        live.process.send_signal(signal.SIGCONT)
+        on_redis.process.send_signal(signal.SIGCONT)
 
     time.sleep(0.2)  # Redis runs the lookup it had been sent and replies to a closed socket
     response = api.get("/v1/me", **bearer)

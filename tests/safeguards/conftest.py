@@ -1,11 +1,8 @@
-"""Fixtures of the tests of what the user decides: an account ready to call, its clock, a DNS stand-in."""
-
-import socket
+"""Fixtures of the tests of what the user decides: an account ready to call and its clock."""
 
 import pytest
 
 from tests.calls.callbacks import frozen_clock, ready
-from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 
 
@@ -20,11 +17,3 @@ def owner(db):
 def clock():
     with frozen_clock() as clock:
         yield clock
-
-
-@pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake

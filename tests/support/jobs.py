@@ -46,6 +46,20 @@ def frozen(at: datetime):
         yield clock
 
 
+class Stopper:
+    """A stop flag (the worker's, its listener's) with a clock-free wait: records each pause, and
+    is set after ``after`` of them."""
+
+    def __init__(self, after):
+        self.after, self.waits = after, []
+
+    def is_set(self):
+        return len(self.waits) >= self.after
+
+    def wait(self, seconds):
+        self.waits.append(seconds)
+
+
 @contextlib.contextmanager
 def without_schedules():
     """No recurring work declared for the block: a worker then writes only the rows a test made."""

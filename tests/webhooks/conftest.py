@@ -1,10 +1,10 @@
-"""Fixtures of the webhook tests: keys of both modes, a JSON client, local receivers, a DNS stand-in."""
+"""Fixtures of the webhook tests: keys of both modes, a JSON client, local receivers, a DNS stand-in
+(the shared ``receiver`` and ``dns`` of tests/support/local_services.py, added to)."""
 
-import socket
+from contextlib import closing
 
 import pytest
 
-from tests.support.dns import FakeDNS
 from tests.support.factories import UserFactory
 from tests.support.receivers import Receiver
 from tests.support.webhooks import key_caller
@@ -32,26 +32,17 @@ def live_caller(owner):
 
 
 @pytest.fixture
-def dns(monkeypatch):
-    fake = FakeDNS(socket.getaddrinfo)
-    fake.answers["hooks.example.com"] = ["93.184.216.34"]
-    fake.answers["internal.example.com"] = ["10.0.0.5"]
-    monkeypatch.setattr(socket, "getaddrinfo", fake)
-    return fake
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
+def dns(dns):
+    """The shared stand-in (tests/support/local_services.py), and a host with a private address."""
+    dns.answers["internal.example.com"] = ["10.0.0.5"]
+    return dns
 
 
 @pytest.fixture
 def other_receiver():
-    server = Receiver()
-    yield server
-    server.close()
+    """A second receiver, for the tests that post to two."""
+    with closing(Receiver()) as server:
+        yield server
 
 
 LIVE_HOST = "hooks.example.test"

@@ -3,16 +3,13 @@ laptop's: a long URL, a disabled endpoint and every event type fit the card, fol
 
 import pytest
 
-from apps.credentials.principal import Principal
-from apps.credentials.scopes import ALL_SCOPES
 from apps.webhooks.services import endpoint_create, endpoint_update
-from tests.browser import launch_chromium, require_browser
-from tests.browser_pages import WIDTHS, assert_fits, sign_in
+from tests.browser import by_width, signed_in_page
+from tests.browser_pages import assert_fits
 from tests.support.factories import UserFactory
-from tests.support.oauth import issue, make_client
+from tests.support.webhooks import connected_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-by_width = pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 
 LONG_URL = "https://hooks.example.com/" + "/".join(["integrations", "pocket-assistant", "a" * 60, "events"])
 
@@ -20,16 +17,7 @@ LONG_URL = "https://hooks.example.com/" + "/".join(["integrations", "pocket-assi
 def app_with_endpoints(service):
     """An account whose app made three endpoints (one disabled). Made before Playwright starts."""
     user = UserFactory(email="ada@example.com")
-    app = make_client(name="Pocket Assistant")
-    issue(user, app, resource=f"{service}/mcp", scope=" ".join(ALL_SCOPES))
-    as_app = Principal(
-        kind="oauth",
-        user=user,
-        credential_id=app.client_id,
-        client_id=app.client_id,
-        scopes=frozenset(ALL_SCOPES),
-        livemode=True,
-    )
+    app, as_app = connected_app(user, "Pocket Assistant", resource=f"{service}/mcp")
     endpoint_create(principal=as_app, data={"url": LONG_URL, "enabled_events": ["*"]})
     types = ["call.ringing_you", "call.in_progress", "call.ended", "transcript.completed", "message.received"]
     endpoint_create(principal=as_app, data={"url": "https://hooks.example.com/calls", "enabled_events": types})
@@ -43,22 +31,13 @@ def app_with_endpoints(service):
 @by_width
 def test_an_apps_endpoints_fit(service, dns, width):
     user, app = app_with_endpoints(service)
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 800})
-            sign_in(page, service, user.email)
-            page.goto(f"{service}/settings/connected-apps")
-            entry = page.locator(f"tr[data-client-id='{app.client_id}']")
-            assert "3 webhook endpoints" in entry.inner_text()
-            assert_fits(page, "connected apps, endpoints folded")
-            entry.locator("details.webhooks summary").click()
-            assert entry.locator("details.webhooks li").count() == 3
-            assert LONG_URL in entry.inner_text()
-            assert "Disabled" in entry.locator("details.webhooks li").nth(0).inner_text()
-            assert_fits(page, "connected apps, endpoints open")
-        finally:
-            browser.close()
+    with signed_in_page(service, user.email, width) as page:
+        page.goto(f"{service}/settings/connected-apps")
+        entry = page.locator(f"tr[data-client-id='{app.client_id}']")
+        assert "3 webhook endpoints" in entry.inner_text()
+        assert_fits(page, "connected apps, endpoints folded")
+        entry.locator("details.webhooks summary").click()
+        assert entry.locator("details.webhooks li").count() == 3
+        assert LONG_URL in entry.inner_text()
+        assert "Disabled" in entry.locator("details.webhooks li").nth(0).inner_text()
+        assert_fits(page, "connected apps, endpoints open")

@@ -22,16 +22,22 @@ from apps.webhooks.models import Delivery, WebhookEndpoint
 from apps.webhooks.public import publish
 from tests.support.jobs import frozen
 from tests.support.receivers import Reply
+from tests.support.webhook_history import make_endpoint
 
 pytestmark = pytest.mark.django_db
 
 CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
 
 
-def make_endpoint(caller, url, events=("call.ended",)):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
-    assert response.status_code == 201, response.content
-    return response.json()
+def run_retries(clock, rounds: int) -> None:
+    """Run the worker now, then at each pending delivery's time, ``rounds`` times at the most."""
+    run_due()
+    for _ in range(rounds):
+        pending = Delivery.objects.filter(status="pending").order_by("scheduled_at").first()
+        if pending is None:
+            break
+        clock.at = pending.scheduled_at
+        run_due()
 
 
 def deliveries(endpoint_id):
@@ -152,13 +158,7 @@ class TestSchedule:
         start = timezone.now()
         with frozen(start) as clock:
             publish(owner, "call.ended", CALL, livemode=False)
-            run_due()
-            for _ in range(6):
-                pending = Delivery.objects.filter(status="pending").order_by("scheduled_at").first()
-                if pending is None:
-                    break
-                clock.at = pending.scheduled_at
-                run_due()
+            run_retries(clock, rounds=6)
         attempts = deliveries(endpoint["id"])
         assert [a.attempt for a in attempts] == [1, 2, 3]
         assert all(a.status == "failed" and a.response_status == 500 for a in attempts)
@@ -173,13 +173,7 @@ class TestSchedule:
         endpoint = make_endpoint(live_caller, live_receiver.url(host="hooks.example.test"))
         with frozen(timezone.now()) as clock:
             publish(owner, "call.ended", CALL, livemode=True)
-            run_due()
-            for _ in range(10):
-                pending = Delivery.objects.filter(status="pending").order_by("scheduled_at").first()
-                if pending is None:
-                    break
-                clock.at = pending.scheduled_at
-                run_due()
+            run_retries(clock, rounds=10)
         attempts = deliveries(endpoint["id"])
         assert len(attempts) == 8
         gaps = [(b.scheduled_at - a.scheduled_at).total_seconds() for a, b in pairwise(attempts)]

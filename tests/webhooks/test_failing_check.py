@@ -11,13 +11,7 @@ from apps.jobs import schedules
 from apps.jobs.public import run_due
 from apps.webhooks.models import WebhookEndpoint
 from tests.support.jobs import frozen
-
-
-def make_endpoint(caller, url):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": ["call.ended"]})
-    assert response.status_code == 201, response.content
-    return response.json()
-
+from tests.support.webhook_history import make_endpoint
 
 pytestmark = pytest.mark.django_db
 

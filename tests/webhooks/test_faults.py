@@ -24,6 +24,7 @@ from django.db import connection
 from apps.webhooks.models import Delivery, DeliveryStatus
 from apps.webhooks.public import publish
 from tests.support.receivers import Reply
+from tests.support.webhook_history import make_endpoint
 from tests.support.webhooks import key_caller
 
 pytestmark = [
@@ -80,12 +81,6 @@ def stop(proc, sig=signal.SIGTERM):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
-
-def make_endpoint(caller, url):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": ["call.ended"]})
-    assert response.status_code == 201, response.content
-    return response.json()
 
 
 def test_a_worker_killed_mid_delivery_loses_no_event(owner, receiver):

@@ -13,16 +13,11 @@ from apps.webhooks.delivery import NOT_PUBLIC
 from apps.webhooks.models import Delivery
 from apps.webhooks.public import publish
 from tests.support.receivers import Reply
+from tests.support.webhook_history import make_endpoint
 
 pytestmark = pytest.mark.django_db
 LIVE_HOST = "hooks.example.test"  # the live_receiver fixture's name
 CALL = {"id": "call_123", "object": "call", "status": "completed", "livemode": False}
-
-
-def make_endpoint(caller, url, events=("call.ended",)):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
-    assert response.status_code == 201, response.content
-    return response.json()
 
 
 @pytest.fixture(autouse=True)
@@ -55,23 +50,18 @@ def test_two_receivers_one_connection_each(caller, owner, receiver, other_receiv
     assert (receiver.connections, other_receiver.connections) == (1, 1)
 
 
-def test_a_receiver_that_closes_each_connection_gets_every_delivery(caller, owner, receiver):
-    receiver.reply = Reply(200, headers={"Connection": "close"})
+@pytest.mark.parametrize(
+    ("reply", "count"),
+    [(Reply(200, headers={"Connection": "close"}), 3), (Reply(200, body=b"x" * 5000), 2)],
+    ids=["a_receiver_that_closes_each_connection", "a_long_answer_left_unread"],
+)
+def test_a_connection_not_fit_to_keep_is_not_kept_and_every_delivery_arrives(caller, owner, receiver, reply, count):
+    receiver.reply = reply
     make_endpoint(caller, receiver.url())
-    publish_calls(owner, 3)
+    publish_calls(owner, count)
     run_due()
-    assert len(receiver.requests) == 3
-    assert receiver.connections == 3
-    assert set(Delivery.objects.values_list("status", flat=True)) == {"succeeded"}
-
-
-def test_a_long_answer_is_not_left_on_a_kept_connection(caller, owner, receiver):
-    receiver.reply = Reply(200, body=b"x" * 5000)
-    make_endpoint(caller, receiver.url())
-    publish_calls(owner, 2)
-    run_due()
-    assert len(receiver.requests) == 2
-    assert receiver.connections == 2
+    assert len(receiver.requests) == count
+    assert receiver.connections == count
     assert set(Delivery.objects.values_list("status", flat=True)) == {"succeeded"}
 
 

@@ -21,17 +21,12 @@ from apps.oauth.connections.services import connection_revoke
 from apps.webhooks.models import Delivery
 from apps.webhooks.public import publish
 from tests.support.oauth import issue, make_client, refresh
+from tests.support.webhook_history import make_endpoint
 from tests.support.webhooks import Caller, key_caller
 
 pytestmark = pytest.mark.django_db
 
 CALL = {"id": "call_1", "object": "call", "status": "completed"}
-
-
-def make_endpoint(caller, url, events=("call.ended",)):
-    response = caller.post("/v1/webhook_endpoints", {"url": url, "enabled_events": list(events)})
-    assert response.status_code == 201, response.content
-    return response.json()
 
 
 def state(caller, endpoint_id):

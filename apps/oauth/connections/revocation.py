@@ -48,22 +48,18 @@ RECONNECT_DESCRIPTION = "The user disconnected this app or changed their passwor
 def refresh_revoked_by_user(*, refresh) -> bool:
     """Whether this (revoked) refresh-token row was revoked by the user's own
     disconnect or password change, rather than rotated or revoked as a family."""
-    if refresh is None or refresh.revoked is None or refresh.user_id is None or refresh.application_id is None:
-        return False
-    return (
-        audit_token_revoked_by_user(
-            user_id=refresh.user_id, client_id=refresh.application.client_id, revoked_at=refresh.revoked
-        )
-        is not None
-    )
+    return refresh is not None and _ended_by_user(refresh, ended_at=refresh.revoked)
 
 
 def grant_revoked_by_user(*, grant) -> bool:
-    if grant is None or grant.used_at is None or grant.user_id is None or grant.application_id is None:
+    return grant is not None and _ended_by_user(grant, ended_at=grant.used_at)
+
+
+def _ended_by_user(row, *, ended_at) -> bool:
+    """Whether the user's disconnect or password change of ``ended_at`` ended this row of a user and client."""
+    if ended_at is None or row.user_id is None or row.application_id is None:
         return False
     return (
-        audit_token_revoked_by_user(
-            user_id=grant.user_id, client_id=grant.application.client_id, revoked_at=grant.used_at
-        )
+        audit_token_revoked_by_user(user_id=row.user_id, client_id=row.application.client_id, revoked_at=ended_at)
         is not None
     )

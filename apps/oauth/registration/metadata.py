@@ -118,12 +118,19 @@ def _redirect_uris(data: dict) -> tuple[str, ...]:
     return uris
 
 
-def _client_name(data: dict) -> str | None:
-    value = data.get("client_name")
+def _optional_string(data: dict, field: str) -> str | None:
+    value = data.get(field)
     if _absent(value):
         return None
     if not isinstance(value, str):
-        raise _metadata_error("client_name must be a string.")
+        raise _metadata_error(f"{field} must be a string.")
+    return value
+
+
+def _client_name(data: dict) -> str | None:
+    value = _optional_string(data, "client_name")
+    if value is None:
+        return None
     name = value.strip()
     if not name:
         return None
@@ -135,11 +142,9 @@ def _client_name(data: dict) -> str | None:
 
 
 def _client_uri(data: dict) -> str | None:
-    value = data.get("client_uri")
-    if _absent(value):
+    value = _optional_string(data, "client_uri")
+    if value is None:
         return None
-    if not isinstance(value, str):
-        raise _metadata_error("client_uri must be a string.")
     parts = urlsplit(value)
     if (
         parts.scheme not in ("http", "https")

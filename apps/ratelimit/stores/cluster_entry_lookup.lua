@@ -4,9 +4,7 @@
 -- KEYS[1]: the entry (prefix:{e<bucket>}:cred:<digest>); KEYS[2]: the global epoch of its bucket.
 -- ARGV[1]: now in ms or ''; ARGV[2]: audience; ARGV[3]: the worker's clock in ms.
 -- Returns {0, now_us} on a miss, {1, now_us, control JSON, payload} on a hit.
-local t = redis.call('TIME')
-local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
-local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local now_us, now = redis_clock(ARGV[1])
 local miss = {0, now_us}
 
 local raw = redis.call('GET', KEYS[1])

@@ -6,9 +6,7 @@
 -- servers); ARGV[3]: the marker's life in ms, or ''; then 6 values per budget (see gcra_budgets).
 -- Returns {usable, user epoch or '', replication id, now_ms, allowed, results...}: usable is 1 when the
 -- epoch existed and has not moved since the miss (the entry may then be written, naming it).
-local t = redis.call('TIME')
-local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
-local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local now_us, now = redis_clock(ARGV[1])
 local user = redis.call('GET', KEYS[1])
 local usable = 0
 if not user then

@@ -24,6 +24,15 @@ local function redis_now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- The Redis clock in microseconds (a string), and now in ms: ``fixed_ms`` when the caller fixed the
+-- clock (a non-empty ARGV), else the Redis clock; one TIME call for both.
+local function redis_clock(fixed_ms)
+  local t = redis.call('TIME')
+  local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
+  local now = fixed_ms ~= '' and tonumber(fixed_ms) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  return now_us, now
+end
+
 local function gcra_budgets(keys, spec, now)
   local n = #keys
   local base, new, ok = {}, {}, {}

@@ -5,9 +5,7 @@
 -- ARGV[7]: its ttl ms; then 6 values per budget (see gcra_budgets).
 -- The entry is written only if both epochs exist and neither moved since the miss: a revocation that
 -- committed after the database read moved one, so a stale read can never be cached. Returns {filled, now, allowed, results...}.
-local t = redis.call('TIME')
-local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
-local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local now_us, now = redis_clock(ARGV[1])
 local miss = tonumber(ARGV[2])
 local filled = 0
 local global, user = redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3])

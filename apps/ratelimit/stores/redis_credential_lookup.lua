@@ -9,9 +9,7 @@
 -- epochs it was filled under), re (the server's replication id then), uid, used (the last-use
 -- marker key or '') with used_ms (its life), and s_<dimension> values.
 -- Returns {0, now_us} on a miss; on a hit {1, now_us, payload, stamped, now_ms, allowed, results...}.
-local t = redis.call('TIME')
-local now_us = t[1] .. string.format('%06d', tonumber(t[2]))
-local now = ARGV[1] ~= '' and tonumber(ARGV[1]) or (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local now_us, now = redis_clock(ARGV[1])
 local miss = {0, now_us}
 
 local raw = redis.call('GET', KEYS[1])

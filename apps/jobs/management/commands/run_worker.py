@@ -6,7 +6,9 @@ one (SQLite has one writer at a time, and the quick start needs no more). Every 
 threads of its own (its default for the database, or ``--threads``/JOBS ``THREADS`` for
 every lane), each claiming one row of its lane at a time: a row that takes long (a webhook
 receiver that hangs until its timeout) holds only its own thread, and a backlog in one lane
-never delays another's rows. ``--once`` runs every lane's due rows in this thread. SIGTERM
+never delays another's rows. A lane with nothing due waits until the earlier of the poll and
+its next row's ``run_at``; on PostgreSQL a row enqueued for it wakes it at once
+(apps/jobs/wakeup.py). ``--once`` runs every lane's due rows in this thread. SIGTERM
 or SIGINT finishes the rows being run, gives back the rest of the claim and exits; a second
 signal exits at once (the rows come due again when their leases run out).
 """
@@ -22,7 +24,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, close_old
 from django.utils import timezone
 
 from apps.core.observe import job_context
-from apps.jobs import conf, lanes, registry, runner, schedules
+from apps.jobs import conf, lanes, registry, runner, schedules, wakeup
 from apps.jobs.models import Job, JobStatus
 
 logger = logging.getLogger("apps.jobs")
@@ -41,6 +43,7 @@ class Command(BaseCommand):
         self._purge_lock = threading.Lock()
         self._next_purge = None  # at start
         self._seed_schedules = schedules.Seeder()
+        self.bells = {name: wakeup.Bell() for name in lanes.LANES}
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="Run every row due now, then exit.")
@@ -73,7 +76,13 @@ class Command(BaseCommand):
                 ran = self._loop(once=once, poll=poll, batch=conf.get("BATCH_SIZE"))
             else:
                 plan = {lane.name: threads or lane.threads(connection.vendor) for lane in lanes.LANES.values()}
-                ran = self._threads(plan, poll=poll)
+                listener = wakeup.start_listener(self.bells, self.stopping, alias=connection.alias)
+                try:
+                    ran = self._threads(plan, poll=poll)
+                finally:
+                    self.stopping.set()
+                    if listener is not None:
+                        listener.join()
         finally:
             # Whoever called the command (a test, a script) gets its own handlers back.
             for signum, handler in previous.items():
@@ -94,7 +103,7 @@ class Command(BaseCommand):
                 # leaving it running with fewer threads than it says.
                 logger.exception("worker %s: a thread failed; stopping", runner.worker_name())
                 crashed.append(exc)
-                self.stopping.set()
+                self._stop()
             finally:
                 connection.close()  # each thread's own connection
 
@@ -118,7 +127,13 @@ class Command(BaseCommand):
     def _loop(self, *, once: bool, poll: float, batch: int, lane: str | None = None) -> int:
         ran = 0
         pause = poll
+        bell = self.bells.get(lane)
         while not self.stopping.is_set():
+            # Read before looking for work: a ring while it looks ends the wait below at once.
+            seen = bell.rung if bell is not None else 0
+            if self.stopping.is_set():
+                # _stop sets the flag before it rings: a ring already counted in `seen` shows here.
+                break
             try:
                 # A connection that died or outlived CONN_MAX_AGE is replaced, as between requests
                 # (never inside a transaction: a test's, or a caller's running --once).
@@ -127,6 +142,7 @@ class Command(BaseCommand):
                 self._purge_if_due()
                 self._seed_schedules()
                 count = self._run_batch(batch, lane=lane)
+                idle = self._idle_wait(poll, lane=lane) if count == 0 and not once else 0.0
             except (OperationalError, InterfaceError) as exc:
                 locked = connection.vendor == "sqlite" and "locked" in str(exc).lower()
                 if connection.in_atomic_block or (once and not locked):
@@ -146,8 +162,22 @@ class Command(BaseCommand):
             if once and count == 0:
                 break
             if count == 0:
-                self.stopping.wait(poll)
+                if bell is None:
+                    self.stopping.wait(idle)
+                else:
+                    bell.wait(seen, idle)
         return ran
+
+    def _idle_wait(self, poll: float, *, lane: str | None) -> float:
+        """Seconds a lane that found nothing due waits: the poll, or less when its next row falls due sooner."""
+        now = timezone.now()
+        due = runner.next_due(now=now, lane=lane)
+        return poll if due is None else max(0.0, min(poll, (due - now).total_seconds()))
+
+    def _stop(self):
+        self.stopping.set()
+        for bell in self.bells.values():
+            bell.ring()
 
     def _purge_if_due(self):
         """At start, then hourly: finished rows past their keeping time go (one thread does it)."""
@@ -176,7 +206,7 @@ class Command(BaseCommand):
             if self.stopping.is_set():
                 raise SystemExit(128 + signum)
             logger.info("worker %s stopping (signal %s)", runner.worker_name(), signum)
-            self.stopping.set()
+            self._stop()
 
         return {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
 

@@ -75,22 +75,36 @@ def _call(kind: str, call_id: str, at: datetime) -> CarrierEvent:
     return CarrierEvent(ev.CALL, kind, call_id, at, True)
 
 
+# The events each CallStatus of your phone's leg reports.
+YOUR_LEG_EVENTS = {
+    "ringing": [ev.YOU_RINGING],
+    "no-answer": [ev.YOU_NO_ANSWER],
+    # Twilio reports a call you rejected as busy.
+    "busy": [ev.YOU_DECLINED],
+    # Your phone could not be reached after Twilio accepted the call: to you, it never rang.
+    "failed": [ev.YOU_NO_ANSWER],
+    # The table keeps the one that fits the call's state: before pressing 1 you did not press
+    # it; after, you hung up (while the callee rang, or while you talked).
+    "completed": [ev.YOU_DID_NOT_PRESS_1, ev.YOU_HUNG_UP],
+    "canceled": [ev.END_REQUESTED],
+}
+# The events each CallStatus of the callee's leg reports.
+CALLEE_LEG_EVENTS = {
+    "in-progress": [ev.CALLEE_ANSWERED],
+    "busy": [ev.CALLEE_BUSY],
+    "no-answer": [ev.CALLEE_NO_ANSWER],
+    "failed": [ev.UNROUTABLE],
+}
+
+
+def _leg_events(table: dict, call_id: str, params: dict) -> list[CarrierEvent]:
+    at = _when(params)
+    return [_call(kind, call_id, at) for kind in table.get(params.get("CallStatus", ""), [])]
+
+
 def status_events(call_id: str, params: dict) -> list[CarrierEvent]:
     """Your phone's leg."""
-    at, status = _when(params), params.get("CallStatus", "")
-    kinds = {
-        "ringing": [ev.YOU_RINGING],
-        "no-answer": [ev.YOU_NO_ANSWER],
-        # Twilio reports a call you rejected as busy.
-        "busy": [ev.YOU_DECLINED],
-        # Your phone could not be reached after Twilio accepted the call: to you, it never rang.
-        "failed": [ev.YOU_NO_ANSWER],
-        # The table keeps the one that fits the call's state: before pressing 1 you did not press
-        # it; after, you hung up (while the callee rang, or while you talked).
-        "completed": [ev.YOU_DID_NOT_PRESS_1, ev.YOU_HUNG_UP],
-        "canceled": [ev.END_REQUESTED],
-    }.get(status, [])
-    return [_call(kind, call_id, at) for kind in kinds]
+    return _leg_events(YOUR_LEG_EVENTS, call_id, params)
 
 
 def gather_answer(call_id: str, params: dict, query) -> tuple[list[CarrierEvent], str]:
@@ -113,14 +127,7 @@ def gather_answer(call_id: str, params: dict, query) -> tuple[list[CarrierEvent]
 def leg_events(call_id: str, params: dict) -> list[CarrierEvent]:
     """The callee's leg: its answer (billing starts at its ``Timestamp``) and the ends the dial action also
     reports (whichever arrives first counts)."""
-    at, status = _when(params), params.get("CallStatus", "")
-    kinds = {
-        "in-progress": [ev.CALLEE_ANSWERED],
-        "busy": [ev.CALLEE_BUSY],
-        "no-answer": [ev.CALLEE_NO_ANSWER],
-        "failed": [ev.UNROUTABLE],
-    }.get(status, [])
-    return [_call(kind, call_id, at) for kind in kinds]
+    return _leg_events(CALLEE_LEG_EVENTS, call_id, params)
 
 
 def dial_events(call_id: str, params: dict, query) -> list[CarrierEvent]:

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from tests.support.processes import stop
+
 from .servers import ROOT, LiveServer
 
 DATABASE_SUFFIX = "_journeys"
@@ -116,12 +118,7 @@ class LiveServerWithWorker(LiveServer):
     def __exit__(self, *exc):
         try:
             if self.worker is not None:
-                self.worker.terminate()
-                try:
-                    self.worker.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    self.worker.kill()
-                    self.worker.wait()
+                stop(self.worker, timeout=15)
                 self.worker_log.close()
             if self.process is not None:
                 super().__exit__(*exc)

@@ -33,10 +33,10 @@ import pytest
 
 from tests.oauth.cimd_support import SlowHost
 from tests.ratelimit.redis_server import free_port, start_private_redis
+from tests.support.processes import ROOT, answers, manage, stop, wait_serving
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 WORKERS = 3
 EMAIL = "live@example.com"
@@ -107,16 +107,7 @@ class Live:
         self.process = None
 
     def manage(self, *args) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        return done.stdout.strip()
+        return manage(self.env, *args).stdout.strip()
 
     def shell(self, code: str) -> str:
         return self.manage("shell", "-c", code)
@@ -143,16 +134,12 @@ class Live:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{self.output()}")
-            try:
-                urllib.request.urlopen(f"{self.url}/.well-known/oauth-authorization-server", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"server did not start:\n{self.output()}")
+        wait_serving(
+            self.process,
+            lambda: answers(f"{self.url}/.well-known/oauth-authorization-server"),
+            what="server",
+            output=self.output,
+        )
 
     def output(self) -> str:
         self.log.flush()
@@ -160,12 +147,7 @@ class Live:
 
     def stop(self):
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            stop(self.process, timeout=15)
             self.log.close()
 
     def request(self, path: str, *, data: dict | None = None, headers=None, timeout: float = 20):

@@ -31,11 +31,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def app():
-    return make_client()
-
-
-@pytest.fixture
 def issued(user, app):
     """A fresh code and its verifier."""
     verifier, challenge = pkce()

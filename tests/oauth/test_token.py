@@ -18,6 +18,7 @@ from tests.support.oauth import (
     REDIRECT,
     V1,
     exchange,
+    exchange_fields,
     get_code,
     make_client,
     pkce,
@@ -126,17 +127,8 @@ def test_body_must_be_form_encoded(app, issued, content_type, payload):
 
 def test_multipart_body_is_refused(app, issued):
     code, verifier = issued
-    response = Client().post(
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "code_verifier": verifier,
-            "client_id": app.client_id,
-            "redirect_uri": REDIRECT,
-            "resource": V1,
-        },
-    )
+    # The very fields of a good exchange, sent as multipart instead of form-encoded.
+    response = Client().post("/oauth/token", exchange_fields(app, code, verifier))
     oauth_error(response, "invalid_request")
 
 

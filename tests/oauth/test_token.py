@@ -210,15 +210,7 @@ def test_resource_mismatch(app, issued):
 
 def test_repeated_resource_is_invalid_request(app, issued):
     code, verifier = issued
-    data = {
-        "grant_type": "authorization_code",
-        "code": code,
-        "code_verifier": verifier,
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "resource": [V1, V1],
-    }
-    oauth_error(post_form(Client(), "/oauth/token", data), "invalid_request")
+    oauth_error(exchange(Client(), app, code, verifier, resource=[V1, V1]), "invalid_request")
 
 
 def test_pkce_verifier_mismatch(app, issued):

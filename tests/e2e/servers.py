@@ -13,10 +13,8 @@ import contextlib
 import ipaddress
 import json
 import os
-import socket
 import ssl
 import subprocess
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,16 +23,7 @@ from pathlib import Path
 from cryptography import x509
 
 from tests import tls
-from tests.support.processes import ROOT, answers, manage, stop, wait_serving
-
-LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((LOOPBACK, 0))
-        return sock.getsockname()[1]
-
+from tests.support.processes import LOOPBACK, ROOT, answers, free_port, manage, start_gunicorn, stop, wait_serving
 
 # --- certificates for the document host ------------------------------------------------
 
@@ -177,25 +166,8 @@ class LiveServer:
         self.manage("import_rates", "--demo", "--if-empty")
         self.manage("seed_demo", "--email", email)
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi:application",
-                "--bind",
-                f"{LOOPBACK}:{self.port}",
-                "--workers",
-                "1",
-                "--threads",
-                "8",
-                "--access-logfile",
-                "-",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+        self.process = start_gunicorn(
+            self.port, "--workers", "1", "--threads", "8", "--access-logfile", "-", env=self.env, log=self.log
         )
         try:
             self.wait_ready()

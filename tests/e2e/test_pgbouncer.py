@@ -22,7 +22,7 @@ import httpx2
 import psycopg
 import pytest
 
-from tests.support.processes import stop, wait_serving
+from tests.support.processes import start, stop, wait_serving
 
 from .assistant import ACCOUNT, EMAIL, Assistant, run
 from .servers import LOOPBACK, LiveServer, free_port
@@ -93,7 +93,7 @@ class PgBouncer:
         if os.geteuid() == 0:
             command += ["-u", "nobody"]  # PgBouncer refuses to run as root
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = start(command, log=self.log)
 
         def listening() -> bool:
             socket.create_connection((LOOPBACK, self.port), timeout=1).close()

@@ -20,8 +20,6 @@ hanging it.
 
 import json
 import os
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -32,12 +30,11 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.oauth.cimd_support import SlowHost
-from tests.ratelimit.redis_server import free_port, start_private_redis
-from tests.support.processes import ROOT, answers, manage, stop, wait_serving
+from tests.ratelimit.redis_server import start_private_redis
+from tests.support.processes import ROOT, answers, free_port, manage, start_gunicorn, stop, wait_serving
 
 pytestmark = pytest.mark.e2e
 
-BIN = Path(sys.executable).parent
 WORKERS = 3
 EMAIL = "live@example.com"
 # Settings of the server under test: the real ones, admitting the slow host on 127.0.0.1 (a
@@ -117,22 +114,15 @@ class Live:
         self.manage("createuser", "--email", EMAIL, "--display-name", "Live", "--password", "live-pw-0123456789!")
         self.api_key = self.manage("createapikey", "--email", EMAIL)
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [
-                str(BIN / "gunicorn"),
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                str(WORKERS),
-                "--worker-class",
-                "sync",
-                "--no-control-socket",
-            ],
-            cwd=ROOT,
+        self.process = start_gunicorn(
+            self.port,
+            "--workers",
+            str(WORKERS),
+            "--worker-class",
+            "sync",
+            "--no-control-socket",
             env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            log=self.log,
         )
         wait_serving(
             self.process,

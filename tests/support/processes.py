@@ -1,6 +1,7 @@
 """Processes a test starts beside itself (a server, a worker, a pooler, a ``manage.py`` command):
 run, waited on until they serve, ended whatever happens."""
 
+import socket
 import subprocess
 import sys
 import time
@@ -8,6 +9,14 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK = "127.0.0.1"
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 no one listens on now."""
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        return sock.getsockname()[1]
 
 
 def manage(env: dict, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -25,6 +34,17 @@ def manage(env: dict, *args: str, timeout: float = 300) -> subprocess.CompletedP
         said = f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
         raise RuntimeError(f"manage.py {' '.join(args)} exited {done.returncode}:\n{said}")
     return done
+
+
+def start(command: list, *, log, env: dict | None = None) -> subprocess.Popen:
+    """``command`` run from this checkout (in ``env``, else this process's), both its streams to ``log``."""
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def start_gunicorn(port: int, *options: str, env: dict, log) -> subprocess.Popen:
+    """The service in gunicorn on 127.0.0.1:``port``, with ``options`` (its workers, its logs)."""
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{LOOPBACK}:{port}", *options]
+    return start(command, env=env, log=log)
 
 
 def answers(url: str) -> bool:

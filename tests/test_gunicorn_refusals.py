@@ -5,25 +5,14 @@ worker's counts (prometheus-client's multiprocess mode)."""
 import json
 import os
 import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.envelope import assert_error
+from tests.support.processes import answers, free_port, manage, start_gunicorn, stop, wait_serving
 
-ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "metrics-token-for-gunicorn-tests-0123456789"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -45,31 +34,20 @@ def server(tmp_path_factory):
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
         "RATELIMIT_ENABLED": "0",
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
-    log = (folder / "log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    manage(env, "migrate", "--noinput")
+    log_path = folder / "log"
+    log = log_path.open("wb")
+    process = start_gunicorn(port, env=env, log=log)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, (folder / "log").read_text()
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/livez", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, (folder / "log").read_text()
-                time.sleep(0.2)
+        wait_serving(
+            process,
+            lambda: answers(f"http://127.0.0.1:{port}/livez"),
+            what="gunicorn",
+            output=lambda: log_path.read_text(),
+        )
         yield {"port": port, "metrics_dir": metrics_dir}
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        stop(process, timeout=20)
         log.close()
 
 

@@ -9,43 +9,16 @@ token alive, since a token that outlives its revocation breaks the promise of
 docs/spec.md 3.3.
 """
 
-import threading
-
 import pytest
-from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
 from apps.oauth.models import AccessToken, RefreshToken
 from tests.support.oauth import make_client, refresh, signed_in, tokens_for
+from tests.support.races import at_once, postgresql_only
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL: threads on in-memory SQLite do not share one database",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), postgresql_only]
 ROUNDS = 6
-
-
-def _together(*fns):
-    barrier = threading.Barrier(len(fns))
-    results = [None] * len(fns)
-
-    def run(i):
-        try:
-            barrier.wait(10)
-            results[i] = fns[i]()
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(fns))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
 
 
 def test_disconnect_racing_a_refresh_leaves_no_live_token(user):
@@ -54,7 +27,7 @@ def test_disconnect_racing_a_refresh_leaves_no_live_token(user):
     outcomes = set()
     for _ in range(ROUNDS):
         tokens = tokens_for(user, app)
-        refreshed, disconnected = _together(
+        refreshed, disconnected = at_once(
             lambda tokens=tokens: refresh(Client(), app, tokens["refresh_token"]),
             lambda: browser.delete(f"/api/oauth/connections/{app.client_id}"),
         )

@@ -20,14 +20,12 @@ from apps.api_v1.urls import CATCH_ALL
 from apps.apikeys.models import ApiKey
 from apps.credentials.session import DashboardSessionAuthentication
 from tests.support.factories import UserFactory
+from tests.support.races import postgresql_only, together
 
 pytestmark = [
     pytest.mark.urls(__name__),
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL: threads on in-memory SQLite do not share one database",
-    ),
+    postgresql_only,
 ]
 
 KEY = "0f8e2a6b-5c4d-4e3f-8a9b-7c6d5e4f3a2b"
@@ -77,17 +75,11 @@ def test_concurrent_creates_with_one_key_make_one_key():
     user = UserFactory()
     body = {"name": "raced", "scopes": ["rates:read"]}
     threads = 8
-    barrier = threading.Barrier(threads)
     clients = [signed_in(user) for _ in range(threads)]
 
-    def fire(client):
-        barrier.wait(5)
-        return client.post("/v1/api-keys", body, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
-
-    results = [in_thread(lambda c=c: fire(c)) for c in clients]
-    for r in results:
-        r["thread"].join(20)
-    responses = [r["response"] for r in results]
+    responses = together(
+        lambda i: clients[i].post("/v1/api-keys", body, format="json", HTTP_IDEMPOTENCY_KEY=KEY), threads
+    )
 
     assert ApiKey.objects.filter(user=user).count() == 1
     fresh = [r for r in responses if r.status_code == 201 and "Idempotent-Replayed" not in r]
@@ -139,17 +131,14 @@ def test_concurrent_rotations_with_one_key_rotate_once():
     user = UserFactory()
     key, _ = apikey_create(user=user, name="k", scopes=["rates:read"])
     threads = 6
-    barrier = threading.Barrier(threads)
     clients = [signed_in(user) for _ in range(threads)]
 
-    def fire(client):
-        barrier.wait(5)
-        return client.post(f"/v1/api-keys/{key.id}/rotate", HTTP_IDEMPOTENCY_KEY=KEY, content_type="application/json")
-
-    results = [in_thread(lambda c=c: fire(c)) for c in clients]
-    for r in results:
-        r["thread"].join(20)
-    responses = [r["response"] for r in results]
+    responses = together(
+        lambda i: clients[i].post(
+            f"/v1/api-keys/{key.id}/rotate", HTTP_IDEMPOTENCY_KEY=KEY, content_type="application/json"
+        ),
+        threads,
+    )
     shown = [r.json()["secret"] for r in responses if r.status_code == 200 and r.json()["secret"]]
     assert len(shown) == 1
     for r in responses:

@@ -8,12 +8,13 @@ import pytest
 from django.utils import timezone
 
 from apps.audit.models import EventType
-from apps.audit.services import actor_client, audit_record, audit_sensitive_action
+from apps.audit.services import audit_record, audit_sensitive_action
 from apps.audit.views import PAGE_SIZE
 from apps.credentials.principal import Principal
 from apps.credentials.scopes import ALL_SCOPES
 from tests.browser import by_width, signed_in_page
 from tests.browser_pages import assert_fits
+from tests.support.activity import record_refreshes
 from tests.support.factories import UserFactory
 from tests.support.oauth import issue, make_client
 
@@ -31,14 +32,7 @@ def account_with_history(service):
         audit_record(
             event_type=EventType.API_KEY_ROTATED, user=user, key_id="key_gone", at=now - timedelta(hours=n + 1)
         )
-    for n in range(3):
-        audit_record(
-            event_type=EventType.OAUTH_TOKEN_REFRESHED,
-            user=user,
-            actor=actor_client(app.client_id),
-            client_id=app.client_id,
-            at=now - timedelta(minutes=n),
-        )
+    record_refreshes(user, app.client_id, 3, latest=now)
     principal = Principal(kind="oauth", user=user, credential_id=app.client_id, client_id=app.client_id)
     for n in range(3):
         audit_sensitive_action(

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.audit.models import EventType
 from apps.audit.services import actor_client, audit_record
 from apps.audit.views import PAGE_SIZE
+from tests.support.activity import record_refreshes
 from tests.support.oauth import make_client, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -111,14 +112,7 @@ def test_nothing_matching_says_so(user):
 def test_a_run_of_one_apps_refreshes_is_one_row(user):
     app = make_client(name="Pocket Assistant")
     now = timezone.now()
-    for n in range(4):
-        audit_record(
-            event_type=EventType.OAUTH_TOKEN_REFRESHED,
-            user=user,
-            actor=actor_client(app.client_id),
-            client_id=app.client_id,
-            at=now - timedelta(minutes=n),
-        )
+    record_refreshes(user, app.client_id, 4, latest=now)
     audit_record(
         event_type=EventType.OAUTH_CONNECTION_CREATED, user=user, client_id=app.client_id, at=now - timedelta(hours=1)
     )

@@ -1,46 +1,17 @@
 """ledger_append under concurrency (PostgreSQL): appends to one account queue on the balance row's lock,
 so the ending_balance chain adds up whatever the interleaving, the very first append included."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.billing.models import Balance, BalanceTransaction
 from apps.billing.services import ledger_append
 from tests.billing.factories import chain_holds
+from tests.support.races import postgresql_only, together
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), postgresql_only]
 
 THREADS = 2
 APPENDS = 30
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises every write anyway")
-
-
-def run_together(work):
-    barrier = threading.Barrier(THREADS)
-    errors = []
-
-    def body(n):
-        try:
-            barrier.wait()
-            work(n)
-        except Exception as exc:  # reported below, the thread must not die silently
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=body, args=(n,)) for n in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
 
 
 def test_two_writers_on_one_account_keep_the_chain(user):
@@ -52,7 +23,7 @@ def test_two_writers_on_one_account_keep_the_chain(user):
             else:
                 ledger_append(user=user, livemode=True, amount=-(7 + i), type="call", source="call_x", description="c")
 
-    run_together(work)
+    together(work, THREADS)
     rows = BalanceTransaction.objects.filter(user=user, livemode=True)
     assert rows.count() == THREADS * APPENDS
     expected = sum(100 + i for i in range(APPENDS)) - sum(7 + i for i in range(APPENDS))
@@ -67,7 +38,7 @@ def test_two_first_appends_make_one_balance_row(user):
     def work(n):
         ledger_append(user=user, livemode=False, amount=500, type="top_up", source=None, description="first")
 
-    run_together(work)
+    together(work, THREADS)
     assert Balance.objects.filter(user=user, livemode=False).count() == 1
     assert sorted(BalanceTransaction.objects.filter(user=user).values_list("ending_balance", flat=True)) == [500, 1000]
     assert chain_holds(user, livemode=False)

@@ -1,14 +1,12 @@
 """The test balance's top-up (apps.billing.public.top_up_test_balance): the test balance only, a
 bounded amount, once per form however the two sends of it interleave (PostgreSQL for the race)."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.billing.models import Balance, BalanceTransaction
 from apps.billing.public import TopUpRefused, top_up_choices, top_up_test_balance
 from tests.billing.factories import append, chain_holds
+from tests.support.races import postgresql_only, together
 
 FORM = "form-0123456789abcdef"
 
@@ -34,27 +32,13 @@ def test_an_amount_not_offered_writes_nothing(user):
     assert not BalanceTransaction.objects.exists()
 
 
+@postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_two_sends_of_one_form_at_once_credit_once(user):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises every write anyway")
     append(user, type="top_up", amount=100, livemode=False)  # the balance row exists: both wait on its lock
-    barrier, errors, written = threading.Barrier(2), [], []
 
-    def send():
-        try:
-            barrier.wait()
-            written.append(top_up_test_balance(user=user, amount=top_up_choices()[0], request_id=FORM)[1])
-        except Exception as exc:  # reported below, the thread must not die silently
-            errors.append(exc)
-        finally:
-            connection.close()
+    sends = together(lambda _i: top_up_test_balance(user=user, amount=top_up_choices()[0], request_id=FORM), 2)
 
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == [] and sorted(written) == [False, True]
+    assert sorted(written for _row, written in sends) == [False, True]
     assert BalanceTransaction.objects.filter(user=user, livemode=False).count() == 2
     assert chain_holds(user, livemode=False)

@@ -5,12 +5,10 @@ before wrote: one quote places one call, one callback is live at a time, holds n
 the balance. An end and the callee's answer lock the call row: one final state, one charge at most.
 """
 
-import threading
 import uuid
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from apps.billing.models import BalanceTransaction, Hold
@@ -21,38 +19,11 @@ from apps.credentials.principal import Principal
 from apps.telephony import events as ev
 from apps.telephony.events import CarrierEvent, deliver
 from tests.calls.callbacks import CALLEE, STAYS, Placer, ready
+from tests.support.races import postgresql_only, together
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), postgresql_only]
 
 N = 10
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises every write anyway")
-
-
-def together(work, n=N) -> list:
-    barrier = threading.Barrier(n)
-    results, errors = [None] * n, []
-
-    def body(i):
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:  # reported below: a thread must not die silently
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    return results
 
 
 def principal(owner, key_id="key_race"):
@@ -63,7 +34,7 @@ def test_one_quote_placed_by_ten_requests_makes_one_call(owner):
     ready(owner)
     placer = Placer(owner)
     quote = quote_create(principal=principal(owner), to=CALLEE)
-    responses = together(lambda i: placer.place(quote.id, key=str(uuid.uuid4())))
+    responses = together(lambda i: placer.place(quote.id, key=str(uuid.uuid4())), N)
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [201] + [409] * (N - 1)
     assert {r.json()["error"]["code"] for r in responses if r.status_code == 409} == {"quote_used"}
@@ -74,7 +45,7 @@ def test_ten_quotes_placed_at_once_make_one_live_call(owner):
     ready(owner)
     placer = Placer(owner)
     quotes = [quote_create(principal=principal(owner), to=f"+1202555{n:04d}") for n in range(200, 200 + N)]
-    responses = together(lambda i: placer.place(quotes[i].id, key=str(uuid.uuid4())))
+    responses = together(lambda i: placer.place(quotes[i].id, key=str(uuid.uuid4())), N)
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [201] + [409] * (N - 1)
     assert {r.json()["error"]["code"] for r in responses if r.status_code == 409} == {"call_in_progress"}
@@ -99,7 +70,7 @@ def test_parallel_placements_never_drive_available_below_zero(owner, stranger):
         placer = placers[i % 4]
         return placer.place(quotes[id(placer)][i // 4].id, key=str(uuid.uuid4()))
 
-    together(work, n=12)
+    together(work, 12)
     for user in (owner, stranger):
         for livemode in (True, False):
             balance = balance_get(principal=Principal(kind="api_key", user=user, credential_id="x", livemode=livemode))
@@ -120,7 +91,7 @@ def test_an_end_racing_the_answer_ends_once_and_charges_at_most_once(owner, atte
             return deliver(CarrierEvent("call", ev.CALLEE_ANSWERED, call["id"], answer_at))
         return placer.end(call["id"]).status_code
 
-    together(work, n=2)
+    together(work, 2)
     final = Call.objects.get(pk=call["id"])
     assert final.status in ("canceled", "completed")
     charges = BalanceTransaction.objects.filter(type="call", source=call["id"]).count()

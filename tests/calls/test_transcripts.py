@@ -2,11 +2,9 @@
 design's order, the transcript's states through durable work, the price charged once at completion,
 a second request answered with the existing transcript, idempotency, the tool's "ask again"."""
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection
 
 from apps.accounts.security import sharing_update
 from apps.audit.models import AuditEvent
@@ -33,6 +31,7 @@ from tests.calls.factories import CallFactory, TranscriptFactory
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.races import postgresql_only, together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -227,29 +226,13 @@ def test_the_summary_tool_says_to_ask_again_while_it_is_prepared(owner, placer, 
 # --- two requests at once -----------------------------------------------------------------------------
 
 
+@postgresql_only
 def test_parallel_requests_make_one_transcript_and_charge_once(owner, placer):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and a unique index racing need PostgreSQL")
-    statuses, errors = [], []
-    barrier = threading.Barrier(2)
-
-    def ask(call_id):
-        try:
-            barrier.wait()
-            statuses.append(transcribe(Placer(owner, secret=placer.secret), call_id).status_code)
-        except Exception as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
     with frozen_clock() as clock:
         call = ended_call(placer, clock)
-        threads = [threading.Thread(target=ask, args=(call["id"],)) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert not errors and sorted(statuses) == [200, 202], (statuses, errors)
+        responses = together(lambda _i: transcribe(Placer(owner, secret=placer.secret), call["id"]), 2)
+        statuses = [r.status_code for r in responses]
+        assert sorted(statuses) == [200, 202], statuses
         assert Transcript.objects.filter(call_id=call["id"]).count() == 1
         run_due(now=clock.tick(6))
         run_due(now=clock.tick(60))

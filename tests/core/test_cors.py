@@ -7,19 +7,19 @@ only for the real request to be refused with 403. The other machine paths keep
 answering any origin (docs/design.md: CORS on /v1, /oauth/token, ... for any origin).
 """
 
-import json
-
 import pytest
 from corsheaders.middleware import CorsMiddleware as StockCorsMiddleware
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from apps.core.middleware import CorsMiddleware
+from tests.support.mcp import McpClient
 from tests.support.oauth import MCP, make_client, tokens_for
 
 pytestmark = pytest.mark.django_db
 
 EVIL = "https://evil.example"
+TOOLS_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 
 
 def preflight(path: str, origin: str):
@@ -63,26 +63,20 @@ def test_a_trailing_slash_origin_is_the_same_origin():
     assert preflight("/mcp", "http://testserver/").status_code == 200
 
 
-def test_requests_from_a_refused_origin_get_no_cors_headers(user):
+def tools_list_from(origin: str, user):
+    """A tools/list of ``user``'s assistant, from a page of ``origin``."""
     token = tokens_for(user, make_client(), resource=MCP)["access_token"]
-    response = Client().post(
-        "/mcp",
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {token}", "Accept": "application/json", "Origin": EVIL},
-    )
+    return McpClient(token).post(TOOLS_LIST, headers={"Accept": "application/json", "Origin": origin})
+
+
+def test_requests_from_a_refused_origin_get_no_cors_headers(user):
+    response = tools_list_from(EVIL, user)
     assert response.status_code == 403
     assert "Access-Control-Allow-Origin" not in response
 
 
 def test_requests_from_an_allowed_origin_can_read_the_answer(user):
-    token = tokens_for(user, make_client(), resource=MCP)["access_token"]
-    response = Client().post(
-        "/mcp",
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {token}", "Accept": "application/json", "Origin": "http://testserver"},
-    )
+    response = tools_list_from("http://testserver", user)
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] in ("*", "http://testserver")
     assert "Request-Id" in response["Access-Control-Expose-Headers"]

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from apps.core import egress
-from tests.support.addresses import CASES
+from tests.support.addresses import CASES, INTERNAL_ANSWERS
 from tests.support.dns import FakeDNS
 from tests.support.receivers import Reply
 
@@ -58,24 +58,9 @@ def test_loopback_refused_unless_admitted(receiver):
     assert receiver.requests == []
 
 
+# Loopback is admitted here (loopback=True), yet not in its IPv4-mapped form; 6to4 is refused too.
 @pytest.mark.parametrize(
-    "answer",
-    [
-        ["10.0.0.5"],
-        ["192.168.1.20"],
-        ["172.16.4.4"],
-        ["169.254.169.254"],
-        ["100.64.0.1"],
-        ["0.0.0.0"],
-        ["fd00::1"],
-        ["fe80::1"],
-        ["::ffff:10.0.0.5"],
-        ["::ffff:127.0.0.1"],
-        ["64:ff9b::a00:5"],
-        ["2002:a00:5::"],
-        ["93.184.216.34", "10.0.0.5"],
-    ],
-    ids=lambda a: ",".join(a),
+    "answer", [*INTERNAL_ANSWERS, ["::ffff:127.0.0.1"], ["2002:a00:5::"]], ids=lambda a: ",".join(a)
 )
 def test_private_special_use_and_ipv4_in_ipv6_answers_are_refused(dns, receiver, answer):
     dns.answers["internal.example.test"] = answer

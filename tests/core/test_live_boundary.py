@@ -10,13 +10,11 @@ own 400s answered in the contract's shape.
 
 import http.client
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.servers import ROOT, LiveServer
+from tests.e2e.servers import LiveServer
 
 pytestmark = pytest.mark.e2e
 
@@ -36,15 +34,7 @@ def live(tmp_path_factory):
     )
     server.env["TRUSTED_PROXIES"] = "127.0.0.1"
     with server:
-        made = subprocess.run(
-            [sys.executable, "manage.py", "createapikey", "--email", EMAIL],
-            cwd=ROOT,
-            env=server.env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-        )
+        made = server.manage("createapikey", "--email", EMAIL)
         server.api_key = made.stdout.strip()
         yield server
 

@@ -17,6 +17,8 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 EMAIL = "ada@example.com"
 DISPLAY_NAME = "Ada Lovelace"
 PASSWORD = "e2e-correct-horse-battery"
+# The account a live server of these tests creates, in the keywords LiveServer takes (tests/e2e/servers.py).
+ACCOUNT = {"email": EMAIL, "display_name": DISPLAY_NAME, "password": PASSWORD}
 
 
 class MemoryStorage:

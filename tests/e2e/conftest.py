@@ -1,6 +1,6 @@
 import pytest
 
-from .assistant import DISPLAY_NAME, EMAIL, PASSWORD
+from .assistant import ACCOUNT
 from .servers import DocumentHost, LiveServer
 
 
@@ -16,9 +16,7 @@ def service(tmp_path_factory, document_host):
     server = LiveServer(
         tmp_path_factory.mktemp("live"),
         ca_file=document_host.ca_file,
-        email=EMAIL,
-        display_name=DISPLAY_NAME,
-        password=PASSWORD,
+        **ACCOUNT,
     )
     with server:
         yield server

@@ -13,29 +13,17 @@ import contextlib
 import ipaddress
 import json
 import os
-import socket
 import ssl
 import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from cryptography import x509
 
 from tests import tls
-
-ROOT = Path(__file__).resolve().parents[2]
-LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((LOOPBACK, 0))
-        return sock.getsockname()[1]
-
+from tests.support.processes import LOOPBACK, ROOT, answers, free_port, manage, start_gunicorn, stop, wait_serving
 
 # --- certificates for the document host ------------------------------------------------
 
@@ -162,23 +150,13 @@ class LiveServer:
             "ALLOWED_HOSTS": "",
             "E2E_CLOCK_FILE": str(self.clock.path),
         }
+        # The environment of its manage.py commands: the server's own, unless a subclass says otherwise.
+        self.manage_env = self.env
         self.user = (email, display_name, password)
         self.process = None
 
     def manage(self, *args) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if done.returncode != 0:
-            # What the command said is the only clue a failed set-up leaves: keep it in the failure.
-            said = f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
-            raise RuntimeError(f"manage.py {' '.join(args)} exited {done.returncode}:\n{said}")
-        return done
+        return manage(self.manage_env, *args)
 
     def __enter__(self):
         email, display_name, password = self.user
@@ -188,25 +166,8 @@ class LiveServer:
         self.manage("import_rates", "--demo", "--if-empty")
         self.manage("seed_demo", "--email", email)
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi:application",
-                "--bind",
-                f"{LOOPBACK}:{self.port}",
-                "--workers",
-                "1",
-                "--threads",
-                "8",
-                "--access-logfile",
-                "-",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+        self.process = start_gunicorn(
+            self.port, "--workers", "1", "--threads", "8", "--access-logfile", "-", env=self.env, log=self.log
         )
         try:
             self.wait_ready()
@@ -216,18 +177,8 @@ class LiveServer:
         return self
 
     def wait_ready(self, timeout: float = 60.0):
-        deadline = time.monotonic() + timeout
         probe = f"{self.url}/.well-known/oauth-protected-resource/mcp"
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"live server exited:\n{self.output()}")
-            try:
-                with urllib.request.urlopen(probe, timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"live server did not start:\n{self.output()}")
+        wait_serving(self.process, lambda: answers(probe), what="live server", output=self.output, timeout=timeout)
 
     def output(self) -> str:
         self.log.flush()
@@ -235,10 +186,5 @@ class LiveServer:
 
     def __exit__(self, *exc):
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            stop(self.process)
         self.log.close()

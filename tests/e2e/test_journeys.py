@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.receivers import Receiver
 
-from .assistant import DISPLAY_NAME, EMAIL, PASSWORD
+from .assistant import ACCOUNT, EMAIL, PASSWORD
 from .journey import SCOPES, Api, Browser, Hooks, Operator, expect
 from .worker_server import LiveServerWithWorker
 
@@ -35,9 +35,7 @@ def server(tmp_path_factory, document_host):
     live = LiveServerWithWorker(
         tmp_path_factory.mktemp("journeys"),
         ca_file=document_host.ca_file,
-        email=EMAIL,
-        display_name=DISPLAY_NAME,
-        password=PASSWORD,
+        **ACCOUNT,
     )
     with live, live.clock.stopped():
         yield live

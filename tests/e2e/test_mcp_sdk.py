@@ -75,8 +75,23 @@ def assert_whoami(tools, result):
     assert result.content[0].type == "text"
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_dynamic_registration_flow(service, mode):
+# auto: the SDK probes server/discover at 2026-07-28 and is served; legacy: the handshake.
+AUTO_RPC = [("server/discover", 401), ("server/discover", 200), ("tools/list", 200), ("tools/call", 200)]
+LEGACY_RPC = [
+    ("initialize", 401),
+    ("initialize", 200),
+    ("notifications/initialized", 202),
+    ("tools/list", 200),
+    ("tools/call", 200),
+]
+
+
+@pytest.mark.parametrize(
+    ("mode", "protocol", "rpc"),
+    [("auto", "2026-07-28", AUTO_RPC), ("legacy", "2025-11-25", LEGACY_RPC)],
+    ids=["auto", "legacy"],
+)
+def test_dynamic_registration_flow(service, mode, protocol, rpc):
     assistant = Assistant(service, mode=mode)
     version, tools, result = run(first_contact, assistant)
 
@@ -89,24 +104,8 @@ def test_dynamic_registration_flow(service, mode):
     assert token.access_token.startswith("sat_")
     assert token.refresh_token.startswith("srt_")
     assert_whoami(tools, result)
-    # auto: the SDK probes server/discover at 2026-07-28 and is served; legacy: the handshake.
-    if mode == "auto":
-        assert version == "2026-07-28"
-        assert assistant.rpc == [
-            ("server/discover", 401),
-            ("server/discover", 200),
-            ("tools/list", 200),
-            ("tools/call", 200),
-        ]
-    else:
-        assert version == "2025-11-25"
-        assert assistant.rpc == [
-            ("initialize", 401),
-            ("initialize", 200),
-            ("notifications/initialized", 202),
-            ("tools/list", 200),
-            ("tools/call", 200),
-        ]
+    assert version == protocol
+    assert assistant.rpc == rpc
 
 
 def test_client_metadata_document_flow(service, document_host):

@@ -14,7 +14,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +22,9 @@ import httpx2
 import psycopg
 import pytest
 
-from .assistant import DISPLAY_NAME, EMAIL, PASSWORD, Assistant, run
+from tests.support.processes import start, stop, wait_serving
+
+from .assistant import ACCOUNT, EMAIL, Assistant, run
 from .servers import LOOPBACK, LiveServer, free_port
 from .tool_flow import CALLBACK_TOOLS, TOOLS, assert_valid_result, every_tool
 
@@ -92,18 +93,20 @@ class PgBouncer:
         if os.geteuid() == 0:
             command += ["-u", "nobody"]  # PgBouncer refuses to run as root
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"pgbouncer exited:\n{self.log_path.read_text(errors='replace')}")
-            try:
-                socket.create_connection((LOOPBACK, self.port), timeout=1).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("pgbouncer did not listen") from None
-                time.sleep(0.1)
+        self.process = start(command, log=self.log)
+
+        def listening() -> bool:
+            socket.create_connection((LOOPBACK, self.port), timeout=1).close()
+            return True
+
+        wait_serving(
+            self.process,
+            listening,
+            what="pgbouncer",
+            output=lambda: self.log_path.read_text(errors="replace"),
+            timeout=20,
+        )
+        return self
 
     def admin(self, command: str) -> list[dict]:
         """A command of PgBouncer's admin console (simple query protocol only, hence psql)."""
@@ -134,12 +137,7 @@ class PgBouncer:
 
     def __exit__(self, *exc):
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            stop(self.process)
         self.log.close()
         shutil.rmtree(self.directory, ignore_errors=True)
 
@@ -158,9 +156,9 @@ class ServerThroughThePooler(LiveServer):
 
     def __init__(self, directory: Path, *, database: str, pooler_port: int, **kwargs):
         super().__init__(directory, **kwargs)
-        self.direct_env = {**self.env, "DATABASE_URL": f"postgres://postgres@{LOOPBACK}:5432/{database}"}
+        self.manage_env = {**self.env, "DATABASE_URL": f"postgres://postgres@{LOOPBACK}:5432/{database}"}
         for name in ("DATABASE_POOLER", "DATABASE_POOL", "DATABASE_PREPARE_THRESHOLD"):
-            self.direct_env.pop(name, None)
+            self.manage_env.pop(name, None)
         self.env.update(
             {
                 "DJANGO_SETTINGS_MODULE": "tests.e2e.slow_live_settings",
@@ -172,17 +170,6 @@ class ServerThroughThePooler(LiveServer):
         )
         self.env.pop("DATABASE_PREPARE_THRESHOLD", None)
 
-    def manage(self, *args) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=Path(__file__).resolve().parents[2],
-            env=self.direct_env,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-
 
 @pytest.fixture(scope="module")
 def pooled_service(tmp_path_factory, document_host, database, pgbouncer):
@@ -191,9 +178,7 @@ def pooled_service(tmp_path_factory, document_host, database, pgbouncer):
         database=database,
         pooler_port=pgbouncer.port,
         ca_file=document_host.ca_file,
-        email=EMAIL,
-        display_name=DISPLAY_NAME,
-        password=PASSWORD,
+        **ACCOUNT,
     )
     with server:
         yield server
@@ -201,6 +186,13 @@ def pooled_service(tmp_path_factory, document_host, database, pgbouncer):
 
 def _transactions(pgbouncer, database: str) -> int:
     return sum(int(row["total_xact_count"]) for row in pgbouncer.admin("SHOW STATS") if row["database"] == database)
+
+
+def _numbers(service, secret: str) -> httpx2.Response:
+    """GET /v1/numbers of ``service`` with the key ``secret``."""
+    return httpx2.get(
+        f"{service.url}/v1/numbers", headers={"Authorization": f"Bearer {secret}"}, trust_env=False, timeout=30
+    )
 
 
 def test_pgbouncer_refuses_the_start_up_option_that_carries_the_bound_directly(pgbouncer, database):
@@ -221,12 +213,7 @@ def test_the_assistant_flow_and_a_rest_read_succeed_through_the_pooler(pooled_se
     assert summary.is_error is True and unknown.is_error is True
 
     key = pooled_service.manage("createapikey", "--email", EMAIL, "--name", "E2E pooler", "--scopes", "numbers:read")
-    numbers = httpx2.get(
-        f"{pooled_service.url}/v1/numbers",
-        headers={"Authorization": f"Bearer {key.stdout.strip()}"},
-        trust_env=False,
-        timeout=30,
-    )
+    numbers = _numbers(pooled_service, key.stdout.strip())
     assert numbers.status_code == 200, numbers.text
     assert numbers.json()["data"]
     # It all went through PgBouncer, and the role's bound was found in place.
@@ -244,10 +231,5 @@ def test_a_statement_past_the_roles_bound_is_503_through_the_pooler(pooled_servi
     # The same server, through the same pooler, goes on serving reads of the database.
     key = pooled_service.manage("createapikey", "--email", EMAIL, "--name", "E2E after", "--scopes", "numbers:read")
     for _ in range(3):
-        again = httpx2.get(
-            f"{pooled_service.url}/v1/numbers",
-            headers={"Authorization": f"Bearer {key.stdout.strip()}"},
-            trust_env=False,
-            timeout=30,
-        )
+        again = _numbers(pooled_service, key.stdout.strip())
         assert again.status_code == 200, again.text

@@ -10,13 +10,14 @@ loopback (``WEBHOOK_ALLOW_LOOPBACK``).
 """
 
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from .servers import ROOT, LiveServer
+from tests.support.processes import start, stop
+
+from .servers import LiveServer
 
 DATABASE_SUFFIX = "_journeys"
 
@@ -83,12 +84,8 @@ class LiveServerWithWorker(LiveServer):
         try:
             super().__enter__()
             self.worker_log = self.worker_log_path.open("wb")
-            self.worker = subprocess.Popen(
-                [sys.executable, "manage.py", "run_worker", "--poll", "0.2"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=self.worker_log,
-                stderr=subprocess.STDOUT,
+            self.worker = start(
+                [sys.executable, "manage.py", "run_worker", "--poll", "0.2"], env=self.env, log=self.worker_log
             )
         except BaseException:
             self.__exit__(None, None, None)
@@ -116,12 +113,7 @@ class LiveServerWithWorker(LiveServer):
     def __exit__(self, *exc):
         try:
             if self.worker is not None:
-                self.worker.terminate()
-                try:
-                    self.worker.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    self.worker.kill()
-                    self.worker.wait()
+                stop(self.worker, timeout=15)
                 self.worker_log.close()
             if self.process is not None:
                 super().__exit__(*exc)

@@ -157,6 +157,14 @@ def test_lanes_only_poll_on_sqlite_and_behind_a_transaction_pooler(settings):
 WAKE_TIMEOUT = 60  # generous: a wake is asserted by the bell ringing, not by how soon
 
 
+def assert_carrier_not_rung(bells, seen):
+    """No carrier row notified since ``seen``: one session's notifications arrive in commit
+    order, so once a later row's (another lane's) has arrived, an earlier one would have."""
+    enqueue("tests.chore", {"n": 2})
+    assert bells[HOUSEKEEPING].wait(seen[HOUSEKEEPING], WAKE_TIMEOUT)
+    assert bells[CARRIER].rung == seen[CARRIER]
+
+
 @pytest.fixture
 def listening(ran):
     command = Command()
@@ -197,10 +205,7 @@ def test_a_rolled_back_row_wakes_no_one(listening):
     with pytest.raises(RuntimeError), transaction.atomic():
         enqueue("tests.call_event", {"n": 1})
         raise RuntimeError("rolled back")
-    # One session's notifications arrive in commit order: once this one has, an earlier one would have.
-    enqueue("tests.chore", {"n": 2})
-    assert bells[HOUSEKEEPING].wait(seen[HOUSEKEEPING], WAKE_TIMEOUT)
-    assert bells[CARRIER].rung == seen[CARRIER]
+    assert_carrier_not_rung(bells, seen)
     assert not Job.objects.filter(kind="tests.call_event").exists()
 
 
@@ -235,8 +240,5 @@ def test_an_operator_turns_the_notifications_off_where_no_worker_listens(listeni
             enqueue("tests.call_event", {"n": 1})
         finally:
             cursor.execute("RESET jobs.notify")
-    # One session's notifications arrive in commit order: once this one has, an earlier one would have.
-    enqueue("tests.chore", {"n": 2})
-    assert bells[HOUSEKEEPING].wait(seen[HOUSEKEEPING], WAKE_TIMEOUT)
-    assert bells[CARRIER].rung == seen[CARRIER]
+    assert_carrier_not_rung(bells, seen)
     assert Job.objects.filter(kind="tests.call_event").exists()

@@ -1,4 +1,5 @@
-"""Fixtures of the OAuth tests: the client metadata document servers (tests/oauth/cimd_support.py)."""
+"""Fixtures of the OAuth tests: a client and a signed-in browser, the client metadata document servers
+(tests/oauth/cimd_support.py)."""
 
 import socket
 from contextlib import closing
@@ -7,6 +8,19 @@ import pytest
 
 from tests.oauth.cimd_support import FIXTURE_HOSTS, FakeDNS, SlowHost, make_certificates, start_https_server
 from tests.support.limiter import memory_limiter
+from tests.support.oauth import make_client, signed_in
+
+
+@pytest.fixture
+def app():
+    """A registered client (a module needing another kind defines its own ``app``)."""
+    return make_client()
+
+
+@pytest.fixture
+def browser(user):
+    """``user`` signed in at the dashboard."""
+    return signed_in(user)
 
 
 @pytest.fixture(scope="session")

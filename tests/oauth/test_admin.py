@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from apps.oauth.models import Application
 from tests.support.factories import PASSWORD, UserFactory
+from tests.support.mcp import McpClient
 from tests.support.oauth import (
     MCP,
     authorize_params,
@@ -172,13 +173,8 @@ class TestDisable:
         response = api.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {v1['access_token']}")
         assert response.status_code == 401
         assert response.json()["error"]["code"] == "invalid_token"
-        response = api.post(
-            "/mcp",
-            data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-            content_type="application/json",
-            HTTP_ACCEPT="application/json",
-            HTTP_AUTHORIZATION=f"Bearer {mcp['access_token']}",
-        )
+        tools_list = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        response = McpClient(mcp["access_token"]).post(tools_list, headers={"Accept": "application/json"})
         assert response.status_code == 401
         response = refresh(api, client, v1["refresh_token"])
         assert response.status_code == 400

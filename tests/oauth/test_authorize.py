@@ -7,19 +7,9 @@ from django.test import Client
 
 from apps.oauth.models import ConsentTransaction
 from apps.oauth.views.authorize import BINDING_COOKIE
-from tests.support.oauth import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query, signed_in
+from tests.support.oauth import BASE, MCP, REDIRECT, V1, authorize_params, make_client, pkce, query
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def app():
-    return make_client()
-
-
-@pytest.fixture
-def browser(user):
-    return signed_in(user)
 
 
 def test_valid_request_creates_transaction_and_sends_to_consent(browser, app, user):

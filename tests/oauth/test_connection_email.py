@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from apps.credentials.scopes import SCOPES
-from tests.support.oauth import MCP, V1, decide, issue, make_client, pkce, signed_in, start
+from tests.support.oauth import MCP, V1, decide, issue, make_client, pkce, start
 
 pytestmark = pytest.mark.django_db
 
@@ -14,11 +14,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def app():
     return make_client(name="Pocket Assistant", registration_source="dcr")
-
-
-@pytest.fixture
-def browser(user):
-    return signed_in(user)
 
 
 @pytest.fixture

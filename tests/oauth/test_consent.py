@@ -37,11 +37,6 @@ def app():
 
 
 @pytest.fixture
-def browser(user):
-    return signed_in(user)
-
-
-@pytest.fixture
 def txn_id(browser, app):
     return start(browser, app, pkce()[1])
 

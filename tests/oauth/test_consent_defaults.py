@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.credentials.scopes import ALL_SCOPES
 from apps.oauth.models import Grant
-from tests.support.oauth import MCP, V1, decide, issue, make_client, pkce, signed_in, start
+from tests.support.oauth import MCP, V1, decide, issue, make_client, pkce, start
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,6 @@ UNTICKED = {"calls:place", "messages:read", "messages:history", "transcripts:rea
 @pytest.fixture
 def app():
     return make_client(name="Pocket Assistant", registration_source="dcr")
-
-
-@pytest.fixture
-def browser(user):
-    return signed_in(user)
 
 
 def offers(browser, txn_id) -> list[dict]:

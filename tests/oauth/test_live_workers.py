@@ -20,8 +20,6 @@ hanging it.
 
 import json
 import os
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -32,12 +30,11 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.oauth.cimd_support import SlowHost
-from tests.ratelimit.redis_server import free_port, start_private_redis
+from tests.ratelimit.redis_server import start_private_redis
+from tests.support.processes import ROOT, answers, free_port, manage, start_gunicorn, stop, wait_serving
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 WORKERS = 3
 EMAIL = "live@example.com"
 # Settings of the server under test: the real ones, admitting the slow host on 127.0.0.1 (a
@@ -107,16 +104,7 @@ class Live:
         self.process = None
 
     def manage(self, *args) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        return done.stdout.strip()
+        return manage(self.env, *args).stdout.strip()
 
     def shell(self, code: str) -> str:
         return self.manage("shell", "-c", code)
@@ -126,33 +114,22 @@ class Live:
         self.manage("createuser", "--email", EMAIL, "--display-name", "Live", "--password", "live-pw-0123456789!")
         self.api_key = self.manage("createapikey", "--email", EMAIL)
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [
-                str(BIN / "gunicorn"),
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                str(WORKERS),
-                "--worker-class",
-                "sync",
-                "--no-control-socket",
-            ],
-            cwd=ROOT,
+        self.process = start_gunicorn(
+            self.port,
+            "--workers",
+            str(WORKERS),
+            "--worker-class",
+            "sync",
+            "--no-control-socket",
             env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            log=self.log,
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{self.output()}")
-            try:
-                urllib.request.urlopen(f"{self.url}/.well-known/oauth-authorization-server", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"server did not start:\n{self.output()}")
+        wait_serving(
+            self.process,
+            lambda: answers(f"{self.url}/.well-known/oauth-authorization-server"),
+            what="server",
+            output=self.output,
+        )
 
     def output(self) -> str:
         self.log.flush()
@@ -160,12 +137,7 @@ class Live:
 
     def stop(self):
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            stop(self.process, timeout=15)
             self.log.close()
 
     def request(self, path: str, *, data: dict | None = None, headers=None, timeout: float = 20):

@@ -12,14 +12,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.support.oauth import exchange, get_code, make_client, pkce, post_form, refresh, signed_in, tokens_for
+from tests.support.oauth import exchange, get_code, pkce, post_form, refresh, signed_in, tokens_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def app():
-    return make_client()
 
 
 def _show(ctx):

@@ -6,45 +6,22 @@ Either way exactly one request mints tokens; the others see the credential used
 and answer invalid_grant.
 """
 
-import threading
-
 import pytest
-from django.db import connection, connections
 from django.test import Client
 
 from apps.core.ids import digest
 from apps.oauth.models import AccessToken, RefreshToken
 from tests.support.oauth import exchange, get_code, make_client, pkce, refresh, signed_in, tokens_for
+from tests.support.races import postgresql_only, together
 
 THREADS = 8
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent writers need PostgreSQL; SQLite serialises them. CI runs PostgreSQL.",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), postgresql_only]
 
 
 def _race(request_fn):
-    barrier = threading.Barrier(THREADS)
-    results = [None] * THREADS
-
-    def run(i):
-        try:
-            client = Client()
-            barrier.wait()
-            results[i] = request_fn(client)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
+    """``request_fn(client)`` from THREADS fresh clients at once."""
+    return together(lambda _i: request_fn(Client()), THREADS)
 
 
 def test_many_threads_redeeming_one_code(user):

@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.core.ids import new_id
 from apps.oauth.models import Application
 from apps.oauth.registration import services
+from tests.support.oauth import client_fields, make_client
 
 REGISTER = "/oauth/register"
 
@@ -233,6 +234,7 @@ class TestInvalidRedirectUri:
     @pytest.mark.parametrize(
         "uri",
         [
+            # Neither https nor http on a loopback address.
             "http://assistant.example/cb",
             "http://192.168.1.10/cb",
             "http://127.0.0.2/cb",
@@ -242,35 +244,23 @@ class TestInvalidRedirectUri:
             "/relative/callback",
             "https:///no-host",
             "ftp://assistant.example/cb",
+            # A fragment.
+            "https://assistant.example/cb#frag",
+            "https://assistant.example/cb#",
+            "http://127.0.0.1/cb#x",
+            # Userinfo.
+            "https://user@assistant.example/cb",
+            "https://user:pw@assistant.example/cb",
+            "http://u@127.0.0.1/cb",
+            # A wildcard.
+            "https://*.assistant.example/cb",
+            "https://assistant.example/*",
+            "http://127.0.0.1:*/cb",
         ],
     )
-    def test_not_https_or_http_loopback(self, client, uri):
+    def test_refused_even_for_a_native_client(self, client, uri):
         body = {**FULL, "application_type": "native", "redirect_uris": [uri]}
         assert_refused(register(client, body), "invalid_redirect_uri")
-
-    @pytest.mark.parametrize(
-        "uri", ["https://assistant.example/cb#frag", "https://assistant.example/cb#", "http://127.0.0.1/cb#x"]
-    )
-    def test_fragment(self, client, uri):
-        assert_refused(
-            register(client, {**FULL, "application_type": "native", "redirect_uris": [uri]}), "invalid_redirect_uri"
-        )
-
-    @pytest.mark.parametrize(
-        "uri", ["https://user@assistant.example/cb", "https://user:pw@assistant.example/cb", "http://u@127.0.0.1/cb"]
-    )
-    def test_userinfo(self, client, uri):
-        assert_refused(
-            register(client, {**FULL, "application_type": "native", "redirect_uris": [uri]}), "invalid_redirect_uri"
-        )
-
-    @pytest.mark.parametrize(
-        "uri", ["https://*.assistant.example/cb", "https://assistant.example/*", "http://127.0.0.1:*/cb"]
-    )
-    def test_wildcard(self, client, uri):
-        assert_refused(
-            register(client, {**FULL, "application_type": "native", "redirect_uris": [uri]}), "invalid_redirect_uri"
-        )
 
     @pytest.mark.parametrize(
         "uri",
@@ -374,15 +364,13 @@ class TestMethods:
 def _bulk_self_registered(count, *, created=None, last_used_at=None):
     rows = [
         Application(
-            client_id=new_id("dcr_"),
-            name="bulk",
-            redirect_uris="https://bulk.example/cb",
-            client_type=Application.CLIENT_PUBLIC,
-            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
-            registration_source=Application.RegistrationSource.DCR,
-            client_secret="",
-            hash_client_secret=False,
-            last_used_at=last_used_at,
+            **client_fields(
+                client_id=new_id("dcr_"),
+                name="bulk",
+                redirect_uris="https://bulk.example/cb",
+                registration_source=Application.RegistrationSource.DCR,
+                last_used_at=last_used_at,
+            )
         )
         for _ in range(count)
     ]
@@ -421,14 +409,10 @@ class TestGlobalCap:
 
     def test_other_kinds_of_clients_do_not_count(self, client, monkeypatch):
         monkeypatch.setattr(services, "REGISTRATION_CAP", 1)
-        Application.objects.create(
+        make_client(
             client_id="https://client.example/metadata.json",
             redirect_uris="https://client.example/cb",
-            client_type=Application.CLIENT_PUBLIC,
-            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
             registration_source=Application.RegistrationSource.CIMD,
-            client_secret="",
-            hash_client_secret=False,
         )
         assert register(client, FULL).status_code == 201
         self.assert_closed(register(client, FULL))

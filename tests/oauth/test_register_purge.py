@@ -12,20 +12,17 @@ from django.utils import timezone
 
 from apps.core.ids import new_id
 from apps.oauth.models import AccessToken, Application, RefreshToken
+from tests.support import oauth
 
 pytestmark = pytest.mark.django_db
 
 
 def make_client(*, age_days, source=Application.RegistrationSource.DCR, last_used_at=None, client_id=None):
-    client = Application.objects.create(
+    client = oauth.make_client(
         client_id=client_id or new_id("dcr_"),
         name="c",
         redirect_uris="https://c.example/cb",
-        client_type=Application.CLIENT_PUBLIC,
-        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
         registration_source=source,
-        client_secret="",
-        hash_client_secret=False,
         last_used_at=last_used_at,
     )
     Application.objects.filter(pk=client.pk).update(created=timezone.now() - timedelta(days=age_days))

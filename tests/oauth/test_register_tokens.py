@@ -11,6 +11,7 @@ from oauth2_provider.views.dynamic_client_registration import _issue_registratio
 
 from apps.core.ids import new_secret
 from apps.oauth.models import AccessToken, Application
+from tests.support.mcp import McpClient
 
 pytestmark = pytest.mark.django_db
 
@@ -62,13 +63,8 @@ def test_not_a_bearer_at_v1(client, registered, user, issue):
 @pytest.mark.parametrize("issue", [_dot_registration_token, _sat_shaped_registration_token])
 def test_not_a_bearer_at_mcp(client, registered, user, issue):
     raw = issue(registered, user)
-    response = client.post(
-        "/mcp",
-        data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-        content_type="application/json",
-        HTTP_ACCEPT="application/json",
-        HTTP_AUTHORIZATION=f"Bearer {raw}",
-    )
+    tools_list = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    response = McpClient(raw).post(tools_list, headers={"Accept": "application/json"})
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "invalid_token"
 

@@ -10,11 +10,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def app():
-    return make_client()
-
-
-@pytest.fixture
 def tokens(user, app):
     return tokens_for(user, app)
 

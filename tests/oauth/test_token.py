@@ -18,6 +18,7 @@ from tests.support.oauth import (
     REDIRECT,
     V1,
     exchange,
+    exchange_fields,
     get_code,
     make_client,
     pkce,
@@ -28,11 +29,6 @@ from tests.support.oauth import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def app():
-    return make_client()
 
 
 @pytest.fixture
@@ -131,17 +127,8 @@ def test_body_must_be_form_encoded(app, issued, content_type, payload):
 
 def test_multipart_body_is_refused(app, issued):
     code, verifier = issued
-    response = Client().post(
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "code_verifier": verifier,
-            "client_id": app.client_id,
-            "redirect_uri": REDIRECT,
-            "resource": V1,
-        },
-    )
+    # The very fields of a good exchange, sent as multipart instead of form-encoded.
+    response = Client().post("/oauth/token", exchange_fields(app, code, verifier))
     oauth_error(response, "invalid_request")
 
 
@@ -223,15 +210,7 @@ def test_resource_mismatch(app, issued):
 
 def test_repeated_resource_is_invalid_request(app, issued):
     code, verifier = issued
-    data = {
-        "grant_type": "authorization_code",
-        "code": code,
-        "code_verifier": verifier,
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "resource": [V1, V1],
-    }
-    oauth_error(post_form(Client(), "/oauth/token", data), "invalid_request")
+    oauth_error(exchange(Client(), app, code, verifier, resource=[V1, V1]), "invalid_request")
 
 
 def test_pkce_verifier_mismatch(app, issued):

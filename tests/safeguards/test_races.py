@@ -2,11 +2,9 @@
 two placements of one confirmed quote make one call; one link answered twice at once is one
 decision; the allowance holds when placements of quotes made earlier run together."""
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent, EventType
@@ -18,17 +16,12 @@ from tests.calls.factories import CallFactory
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
 from tests.support.oauth import signed_in
+from tests.support.races import postgresql_only, together
 from tests.support.safeguards import answer, connect, page_path
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), postgresql_only]
 
 N = 8
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks (SELECT ... FOR UPDATE) need PostgreSQL; SQLite serialises every write anyway")
 
 
 @pytest.fixture
@@ -36,28 +29,6 @@ def owner(db):
     user = UserFactory(email="owner@example.com")
     ready(user)
     return user
-
-
-def together(work, n=N) -> list:
-    barrier = threading.Barrier(n)
-    results, errors = [None] * n, []
-
-    def body(i):
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:  # reported below: a thread must not die silently
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    return results
 
 
 def confirmed_quote(owner, placer, to=CALLEE) -> str:
@@ -71,7 +42,7 @@ def test_placements_of_one_confirmed_quote_make_one_call(owner):
     _app, token = connect(owner)
     placer = Placer(owner, secret=token)
     quote_id = confirmed_quote(owner, placer)
-    responses = together(lambda i: placer.place(quote_id, key=str(uuid.uuid4())))
+    responses = together(lambda i: placer.place(quote_id, key=str(uuid.uuid4())), N)
     assert sorted(r.status_code for r in responses) == [201] + [409] * (N - 1)
     assert {r.json()["error"]["code"] for r in responses if r.status_code == 409} == {"quote_used"}
     assert Call.objects.count() == 1 and Hold.objects.count() == 1
@@ -85,7 +56,7 @@ def test_one_link_answered_at_once_is_one_decision(owner):
         assert_error(placer.place(quote["id"]), 403, "user_confirmation_required", param="quote")["confirm_url"]
     )
     browsers = [signed_in(owner) for _ in range(N)]
-    together(lambda i: browsers[i].post(path, {"decision": "confirm" if i % 2 else "decline"}))
+    together(lambda i: browsers[i].post(path, {"decision": "confirm" if i % 2 else "decline"}), N)
     (decision,) = Decision.objects.all()
     assert (
         AuditEvent.objects.filter(
@@ -104,7 +75,7 @@ def test_the_allowance_holds_when_earlier_quotes_are_placed_together(owner):
     assert all(quote["spend_left_today"] == 100 for quote in quotes)
     # Meanwhile a call of this app is charged 95 cents: what is left no longer buys a first minute.
     CallFactory(user=owner, created=timezone.now(), quote_id="quo_earlier", credential_id=app.client_id, spend=95)
-    responses = together(lambda i: placer.place(quotes[i]["id"], key=str(uuid.uuid4())))
+    responses = together(lambda i: placer.place(quotes[i]["id"], key=str(uuid.uuid4())), N)
     assert [r.status_code for r in responses] == [403] * N
     assert {r.json()["error"]["code"] for r in responses} == {"spend_limit_exceeded"}
     assert Call.objects.count() == 1 and not Hold.objects.exists()
@@ -115,7 +86,7 @@ def test_parallel_placements_never_hold_more_than_the_allowance_leaves(owner):
     placer = Placer(owner, secret=token)
     quotes = [placer.quote(f"+1202555{n:04d}").json() for n in range(400, 400 + N)]
     CallFactory(user=owner, created=timezone.now(), quote_id="quo_earlier", credential_id=app.client_id, spend=40)
-    responses = together(lambda i: placer.place(quotes[i]["id"], key=str(uuid.uuid4())))
+    responses = together(lambda i: placer.place(quotes[i]["id"], key=str(uuid.uuid4())), N)
     placed = [r.json() for r in responses if r.status_code == 201]
     assert len(placed) == 1  # one live callback at a time; the others wait their turn on the lock
     (hold,) = Hold.objects.all()

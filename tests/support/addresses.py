@@ -56,3 +56,20 @@ CASES = [
     ("localhost", False),
     ("10.0.0.5.", False),
 ]
+
+
+# What a name may resolve to that no fetcher connects to: one private or special-use address, or a
+# public one beside a private one (every address of an answer is checked, not only the first).
+INTERNAL_ANSWERS = [
+    ["10.0.0.5"],
+    ["192.168.1.20"],
+    ["172.16.4.4"],
+    ["169.254.169.254"],
+    ["100.64.0.1"],
+    ["0.0.0.0"],
+    ["fd00::1"],
+    ["fe80::1"],
+    ["::ffff:10.0.0.5"],
+    ["64:ff9b::a00:5"],
+    ["93.184.216.34", "10.0.0.5"],
+]

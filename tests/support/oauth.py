@@ -24,6 +24,11 @@ FORM = "application/x-www-form-urlencoded"
 
 
 def make_client(**fields) -> Application:
+    return Application.objects.create(**client_fields(**fields))
+
+
+def client_fields(**fields) -> dict:
+    """The fields of a public client, ``fields`` over the defaults (for an ``Application`` not saved yet)."""
     values = {
         "name": "Example Assistant",
         "client_type": Application.CLIENT_PUBLIC,
@@ -36,7 +41,7 @@ def make_client(**fields) -> Application:
     values.update(fields)
     if "client_id" not in values:
         values["client_id"] = "dcr_" + secrets.token_hex(12)
-    return Application.objects.create(**values)
+    return values
 
 
 def pkce() -> tuple[str, str]:
@@ -99,7 +104,8 @@ def post_form(client, path, data, **extra):
     return client.post(path, urlencode(data, doseq=True), content_type=FORM, **extra)
 
 
-def exchange(client, app, code, verifier, /, **overrides):
+def exchange_fields(app, code, verifier, /, **overrides) -> dict:
+    """The fields of the token request that redeems ``code``."""
     data = {
         "grant_type": "authorization_code",
         "code": code,
@@ -109,7 +115,11 @@ def exchange(client, app, code, verifier, /, **overrides):
         "resource": V1,
     }
     data.update(overrides)
-    return post_form(client, "/oauth/token", data)
+    return data
+
+
+def exchange(client, app, code, verifier, /, **overrides):
+    return post_form(client, "/oauth/token", exchange_fields(app, code, verifier, **overrides))
 
 
 def refresh(client, app, refresh_token, /, **overrides):

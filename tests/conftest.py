@@ -2,8 +2,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.browser import service  # noqa: F401  (the live-server fixture of the browser tests)
+from tests.support.credentials import cached_key_secret
 from tests.support.factories import UserFactory, make_api_key
 from tests.support.local_services import dns, on_redis, receiver, redis_server  # noqa: F401  (shared by the folders)
+from tests.support.mcp import install_fake_tokens
+from tests.support.openapi import openapi_document
 from tests.support.twilio_line import clock, line, twilio  # noqa: F401  (one suite, two carriers)
 
 # Under pytest-xdist (make test: --dist loadgroup) each group runs on one worker, so the session's
@@ -72,3 +75,46 @@ def api_key(user):
 def bearer(api_key):
     _key, secret = api_key
     return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+@pytest.fixture
+def tokens(settings):
+    """The stand-in bearer resolver of /mcp's tests (tests/support/mcp.py), installed for this test."""
+    return install_fake_tokens(settings)
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker):
+    """The OpenAPI document, fetched once per module."""
+    return openapi_document(django_db_blocker)
+
+
+# --- A resource app's keys: its folder's conftest.py names the scopes (``key_scopes``) ------------
+
+
+@pytest.fixture
+def live_secret(user, key_scopes):
+    """A live API key's secret holding ``key_scopes``."""
+    return make_api_key(user, scopes=key_scopes)[1]
+
+
+@pytest.fixture
+def test_secret(user, key_scopes):
+    """A test-mode API key's secret holding ``key_scopes``."""
+    return make_api_key(user, scopes=key_scopes, livemode=False)[1]
+
+
+@pytest.fixture
+def cached_secret(store, user, key_scopes):
+    """A live API key's secret holding ``key_scopes``, already in the credential cache."""
+    return cached_key_secret(user, key_scopes)
+
+
+@pytest.fixture
+def get(client):
+    """GET a /v1 path with a bearer secret."""
+
+    def get(path, secret, **query):
+        return client.get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    return get

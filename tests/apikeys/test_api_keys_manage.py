@@ -56,17 +56,21 @@ def test_not_found_for_missing_malformed_or_another_users_key(dashboard, method,
     assert other_key.secret_last4 == other_secret[-4:]
 
 
+def me(api, secret):
+    """GET /v1/me with ``secret``, from an address inside the key's allowlist."""
+    return api.get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}", REMOTE_ADDR="10.1.2.3")
+
+
 def test_revoke_returns_the_revoked_record_and_kills_the_key(dashboard, api, key_and_secret):
     key, secret = key_and_secret
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}", "REMOTE_ADDR": "10.1.2.3"}
-    assert api.get("/v1/me", **auth).status_code == 200
+    assert me(api, secret).status_code == 200
     response = dashboard.delete(f"/v1/api-keys/{key.id}")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "revoked"
     assert body["revoked_at"] is not None
     assert "secret" not in body
-    assert_error(api.get("/v1/me", **auth), 401, "invalid_token")
+    assert_error(me(api, secret), 401, "invalid_token")
 
 
 def test_revoking_twice_is_harmless_and_keeps_the_first_time(dashboard, key_and_secret):
@@ -79,8 +83,7 @@ def test_revoking_twice_is_harmless_and_keeps_the_first_time(dashboard, key_and_
 
 def test_rotate_kills_the_old_secret_at_once(dashboard, api, key_and_secret):
     key, old_secret = key_and_secret
-    old_auth = {"HTTP_AUTHORIZATION": f"Bearer {old_secret}", "REMOTE_ADDR": "10.1.2.3"}
-    assert api.get("/v1/me", **old_auth).status_code == 200
+    assert me(api, old_secret).status_code == 200
 
     response = dashboard.post(f"/v1/api-keys/{key.id}/rotate")
     assert response.status_code == 200
@@ -95,9 +98,8 @@ def test_rotate_kills_the_old_secret_at_once(dashboard, api, key_and_secret):
     assert body["ip_allowlist"] == ["10.0.0.0/8"]
     assert body["expires_at"] == int(key.expires_at.timestamp())
 
-    assert_error(api.get("/v1/me", **old_auth), 401, "invalid_token")
-    new_auth = {"HTTP_AUTHORIZATION": f"Bearer {new_secret}", "REMOTE_ADDR": "10.1.2.3"}
-    assert api.get("/v1/me", **new_auth).status_code == 200
+    assert_error(me(api, old_secret), 401, "invalid_token")
+    assert me(api, new_secret).status_code == 200
 
 
 def test_rotating_a_test_key_keeps_it_a_test_key(dashboard, user):

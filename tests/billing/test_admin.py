@@ -4,11 +4,9 @@ appended by the same service as every other row."""
 import pytest
 from django.contrib.admin.sites import site
 from django.contrib.admin.utils import quote
-from django.test import Client, RequestFactory
 
 from apps.billing.models import Balance, BalanceTransaction
 from tests.billing.factories import append, chain_holds, ledger
-from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -17,16 +15,9 @@ BALANCE_ADMIN = "/admin/billing/balance/"
 
 
 @pytest.fixture
-def staff():
-    client = Client()
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
-@pytest.fixture
-def superuser_request():
-    request = RequestFactory().get("/admin/")
-    request.user = UserFactory(is_staff=True, is_superuser=True)
+def superuser_request(rf, admin_user):
+    request = rf.get("/admin/")
+    request.user = admin_user
     return request
 
 
@@ -51,39 +42,39 @@ def test_no_one_may_add_change_or_delete_a_balance(user, superuser_request):
     assert not balance_admin.has_add_permission(superuser_request)
 
 
-def test_the_lists_and_a_row_are_viewable(user, staff):
+def test_the_lists_and_a_row_are_viewable(user, admin_client):
     rows = ledger(user, ["top_up", "call", "refund"])
-    assert staff.get(TXN_ADMIN).status_code == 200
-    assert staff.get(TXN_ADMIN, {"q": user.email}).status_code == 200
-    assert staff.get(TXN_ADMIN, {"type__exact": "call", "livemode__exact": "1"}).status_code == 200
-    assert staff.get(BALANCE_ADMIN).status_code == 200
-    page = staff.get(f"{TXN_ADMIN}{quote(rows[1].pk)}/change/")
+    assert admin_client.get(TXN_ADMIN).status_code == 200
+    assert admin_client.get(TXN_ADMIN, {"q": user.email}).status_code == 200
+    assert admin_client.get(TXN_ADMIN, {"type__exact": "call", "livemode__exact": "1"}).status_code == 200
+    assert admin_client.get(BALANCE_ADMIN).status_code == 200
+    page = admin_client.get(f"{TXN_ADMIN}{quote(rows[1].pk)}/change/")
     assert page.status_code == 200
     assert b'name="_save"' not in page.content  # a view, not a form
 
 
-def test_posting_to_a_rows_page_changes_nothing(user, staff):
+def test_posting_to_a_rows_page_changes_nothing(user, admin_client):
     row = append(user)
     before = BalanceTransaction.objects.get(pk=row.pk).__dict__.copy()
-    response = staff.post(f"{TXN_ADMIN}{quote(row.pk)}/change/", {"amount": "999999", "description": "x"})
+    response = admin_client.post(f"{TXN_ADMIN}{quote(row.pk)}/change/", {"amount": "999999", "description": "x"})
     assert response.status_code == 403
     after = BalanceTransaction.objects.get(pk=row.pk).__dict__
     assert {k: v for k, v in after.items() if k != "_state"} == {k: v for k, v in before.items() if k != "_state"}
 
 
-def test_deleting_a_row_is_refused(user, staff):
+def test_deleting_a_row_is_refused(user, admin_client):
     row = append(user)
-    assert staff.post(f"{TXN_ADMIN}{quote(row.pk)}/delete/", {"post": "yes"}).status_code == 403
-    response = staff.post(TXN_ADMIN, {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"})
+    assert admin_client.post(f"{TXN_ADMIN}{quote(row.pk)}/delete/", {"post": "yes"}).status_code == 403
+    response = admin_client.post(TXN_ADMIN, {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"})
     assert response.status_code in (200, 302)
     assert BalanceTransaction.objects.filter(pk=row.pk).exists()
 
 
-def test_an_adjustment_is_appended_through_the_service(user, staff):
+def test_an_adjustment_is_appended_through_the_service(user, admin_client):
     ledger(user, ["top_up", "call"])  # 2000 - 123
-    form = staff.get(f"{TXN_ADMIN}add/")
+    form = admin_client.get(f"{TXN_ADMIN}add/")
     assert form.status_code == 200
-    response = staff.post(
+    response = admin_client.post(
         f"{TXN_ADMIN}add/",
         {"user": user.pk, "livemode": "on", "amount": "-250", "description": "Correction: call billed twice"},
     )
@@ -100,8 +91,8 @@ def test_an_adjustment_is_appended_through_the_service(user, staff):
     assert chain_holds(user)
 
 
-def test_an_adjustment_in_test_mode(user, staff):
-    response = staff.post(f"{TXN_ADMIN}add/", {"user": user.pk, "amount": "500", "description": "Test credit"})
+def test_an_adjustment_in_test_mode(user, admin_client):
+    response = admin_client.post(f"{TXN_ADMIN}add/", {"user": user.pk, "amount": "500", "description": "Test credit"})
     assert response.status_code == 302, response.content
     row = BalanceTransaction.objects.get(user=user)
     assert (row.livemode, row.type, row.ending_balance) == (False, "adjustment", 500)
@@ -116,8 +107,8 @@ def test_an_adjustment_in_test_mode(user, staff):
         {"amount": "", "description": "No amount"},
     ],
 )
-def test_a_bad_adjustment_is_refused_and_writes_nothing(user, staff, fields):
-    response = staff.post(f"{TXN_ADMIN}add/", {"user": user.pk, "livemode": "on", **fields})
+def test_a_bad_adjustment_is_refused_and_writes_nothing(user, admin_client, fields):
+    response = admin_client.post(f"{TXN_ADMIN}add/", {"user": user.pk, "livemode": "on", **fields})
     assert response.status_code == 200  # the form again, with its errors
     assert response.context["adminform"].form.errors
     assert not BalanceTransaction.objects.exists()

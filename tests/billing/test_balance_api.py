@@ -5,20 +5,10 @@ import pytest
 from apps.core.envelope import error_body
 from apps.core.errors import ApiError
 from tests.billing.factories import append
+from tests.billing.shapes import BALANCE_FIELDS
 from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
-
-FIELDS = {
-    "object",
-    "amount",
-    "currency",
-    "held_amount",
-    "available_amount",
-    "low_balance",
-    "billing_url",
-    "livemode",
-}
 
 
 def test_the_balance_object(user, live_secret, get):
@@ -41,7 +31,7 @@ def test_the_balance_object(user, live_secret, get):
 
 def test_an_account_without_a_ledger_has_a_balance_of_zero(live_secret, get):
     body = get("/v1/balance", live_secret).json()
-    assert set(body) == FIELDS
+    assert set(body) == BALANCE_FIELDS
     assert body["amount"] == 0
     assert body["currency"] == "usd"
     assert body["low_balance"] is True

@@ -8,7 +8,8 @@ from apps.billing.mcp_tools import spoken_balance
 from apps.mcp_bridge import registry
 from tests.billing.factories import append
 from tests.support.factories import UserFactory, make_api_key
-from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.mcp import McpClient
+from tests.support.resources import listed_read_only_tool, successful_result
 
 pytestmark = pytest.mark.django_db
 
@@ -16,34 +17,23 @@ OUTPUT = {"amount", "currency", "amount_display", "low_balance", "billing_url", 
 
 
 @pytest.fixture
-def mcp(user, settings):
-    tokens = install_fake_tokens(settings)
+def mcp(user, tokens):
     return McpClient(tokens.issue(user, scopes=frozenset({"credits:read"})))
 
 
 def call(mcp):
-    response = mcp.request("tools/call", {"name": "svc_get_balance", "arguments": {}})
-    assert response.status_code == 200, response.content
-    result = response.json()["result"]
-    assert result.get("isError") is not True, result
-    return result
+    return successful_result(mcp, "svc_get_balance")
 
 
 def test_the_tool_is_listed_read_only_with_no_input(mcp):
-    tools = {t["name"]: t for t in mcp.request("tools/list").json()["result"]["tools"]}
-    tool = tools["svc_get_balance"]
+    tool = listed_read_only_tool(
+        mcp, "svc_get_balance", title="Get credit balance", scope="credits:read", output=OUTPUT
+    )
     assert tool["inputSchema"] == {"type": "object", "properties": {}, "additionalProperties": False}
-    assert set(tool["outputSchema"]["properties"]) == OUTPUT
-    assert set(tool["outputSchema"]["required"]) == OUTPUT
-    assert tool["outputSchema"]["additionalProperties"] is False
-    assert tool["annotations"] == {
-        "title": "Get credit balance",
-        "readOnlyHint": True,
-        "destructiveHint": False,
-        "idempotentHint": True,
-        "openWorldHint": False,
-    }
-    assert registry.TOOLS["svc_get_balance"].scope == "credits:read"
+
+
+def test_credits_read_alone_is_enough(mcp):
+    assert call(mcp)["structuredContent"]["amount"] == 0
 
 
 def test_the_result(user, mcp):

@@ -3,10 +3,9 @@ statements on a cached credential"), pinned: the credential costs none, the bala
 (two with a cursor: the cursor's row, then the page), one transaction one."""
 
 import pytest
-from django.test import Client
 
 from tests.billing.factories import ledger
-from tests.support.credentials import cached_key_secret
+from tests.support.resources import assert_statements, bearer_get
 from tests.support.sql import DATES_ARE_PARAMETERS, second_answer_compiles_nothing, with_cursors
 
 pytestmark = pytest.mark.django_db
@@ -15,20 +14,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rows(user):
     return ledger(user, ["top_up", "call", "transcript", "refund", "call", "adjustment"] * 3)
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["credits:read"])
-
-
-def get(path, secret, **query):
-    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
-
-
-def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
-    with django_assert_num_queries(0):
-        assert get("/v1/me", cached_secret).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -48,15 +33,13 @@ def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, p
     if "ending_before" in query and "type" in query:
         query["ending_before"] = next(r.id for r in rows if r.type == "call")
     path = path.format(id=rows[3].id)
-    with django_assert_num_queries(statements):
-        response = get(path, cached_secret, **query)
-    assert response.status_code == 200, response.content
+    assert_statements(django_assert_num_queries, statements, path, cached_secret, **query)
     assert statements <= 2
 
 
 def test_no_ledger_yet_costs_one_statement(cached_secret, django_assert_num_queries):
     with django_assert_num_queries(1):
-        assert get("/v1/balance", cached_secret).json()["amount"] == 0
+        assert bearer_get("/v1/balance", cached_secret).json()["amount"] == 0
 
 
 @pytest.mark.parametrize(
@@ -72,5 +55,5 @@ def test_no_ledger_yet_costs_one_statement(cached_secret, django_assert_num_quer
 )
 def test_a_page_of_the_same_shape_compiles_no_sql_again(rows, cached_secret, first, again):
     second_answer_compiles_nothing(
-        lambda params: get("/v1/balance_transactions", cached_secret, **with_cursors(params, rows)), first, again
+        lambda params: bearer_get("/v1/balance_transactions", cached_secret, **with_cursors(params, rows)), first, again
     )

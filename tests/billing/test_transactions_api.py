@@ -7,23 +7,12 @@ import pytest
 from django.utils import timezone
 
 from tests.billing.factories import append, ledger
+from tests.billing.shapes import BALANCE_TRANSACTION_FIELDS
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = {
-    "id",
-    "object",
-    "amount",
-    "currency",
-    "type",
-    "source",
-    "description",
-    "ending_balance",
-    "created",
-    "livemode",
-}
 TYPES = ["top_up", "call", "transcript", "number_rental", "refund", "adjustment"]
 LIST = "/v1/balance_transactions"
 
@@ -71,7 +60,7 @@ def test_the_list_object_newest_first(user, rows, live_secret, get):
     assert body["url"] == LIST
     assert body["has_more"] is True
     assert len(body["data"]) == 10
-    assert all(set(row) == FIELDS for row in body["data"])
+    assert all(set(row) == BALANCE_TRANSACTION_FIELDS for row in body["data"])
     assert ids(response) == [r.id for r in rows[::-1][:10]]
     created = [row["created"] for row in body["data"]]
     assert created == sorted(created, reverse=True)

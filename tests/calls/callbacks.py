@@ -93,6 +93,15 @@ class Placer:
     def balance(self):
         return self.get("/v1/balance").json()
 
+    def read(self, call: dict) -> dict:
+        """The call as GET /v1/calls/{id} answers it now."""
+        return self.get(f"/v1/calls/{call['id']}").json()
+
+
+def outcome(call: dict) -> tuple:
+    """How a call ended and what it cost: its status, end reason, duration and amount."""
+    return (call["status"], call["end_reason"], call["duration"], call["amount"])
+
 
 class Clock:
     """``timezone.now()`` under the test's control: ``clock.at``, moved with ``clock.tick(seconds)``."""

@@ -21,15 +21,6 @@ class Caller:
 
 
 @pytest.fixture
-def clock():
-    """``timezone.now()`` stands still; ``clock.tick(seconds)`` moves it (tests/calls/callbacks.py)."""
-    from tests.calls.callbacks import frozen_clock
-
-    with frozen_clock() as clock:
-        yield clock
-
-
-@pytest.fixture
 def owner(db):
     return UserFactory(email="owner@example.com", display_name="Olive Owner")
 

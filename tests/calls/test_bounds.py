@@ -68,15 +68,22 @@ def test_a_destination_past_its_bound_is_refused_before_any_statement(placer, to
     assert Quote.objects.count() == 1
 
 
-def test_placing_a_quote_id_of_any_allowed_length_sends_the_same_statements(placer):
-    def placed(quote_id):
+@pytest.mark.parametrize(
+    ("action", "prefix", "param"),
+    [(Placer.place, "quo_", "quote"), (Placer.end, "call_", "call_id")],
+    ids=["place", "end"],
+)
+def test_an_id_of_any_allowed_length_sends_the_same_statements(placer, action, prefix, param):
+    """Placing a quote and ending a call: the id's length changes no statement."""
+
+    def sent_for(object_id):
         with statement_texts() as sent:
-            response = placer.place(quote_id)
-        assert_error(response, 404, "not_found", param="quote")
+            response = action(placer, object_id)
+        assert_error(response, 404, "not_found", param=param)
         return sent
 
-    placed("quo_A")
-    assert placed("quo_A") == placed("quo_" + LONGEST_ID_BODY)
+    sent_for(prefix + "A")
+    assert sent_for(prefix + "A") == sent_for(prefix + LONGEST_ID_BODY)
 
 
 def test_a_quote_id_past_its_bound_is_refused_before_any_statement(placer):
@@ -85,17 +92,6 @@ def test_a_quote_id_past_its_bound_is_refused_before_any_statement(placer):
         response = placer.place("quo_" + LONGEST_ID_BODY + "A")
     assert_error(response, 404, "not_found", param="quote")
     assert not [q for q in captured.captured_queries if "calls_quote" in q["sql"]]
-
-
-def test_ending_a_call_id_of_any_allowed_length_sends_the_same_statements(placer):
-    def ended(call_id):
-        with statement_texts() as sent:
-            response = placer.end(call_id)
-        assert_error(response, 404, "not_found", param="call_id")
-        return sent
-
-    ended("call_A")
-    assert ended("call_A") == ended("call_" + LONGEST_ID_BODY)
 
 
 def test_the_end_tool_sends_the_same_statements_for_any_allowed_call_id(owner, settings, placer):

@@ -73,6 +73,13 @@ def placer(owner):
 
 
 @pytest.fixture
+def placer_in_test_mode(owner):
+    """A Placer of the owner's test mode, the account ready to call there."""
+    ready(owner, livemode=False, rates_too=False)
+    return Placer(owner, SCOPES, livemode=False)
+
+
+@pytest.fixture
 def stranger(db):
     user = UserFactory()
     ready(user)
@@ -98,13 +105,11 @@ def test_another_accounts_call_is_404_and_creates_and_charges_nothing(owner, pla
     assert theirs.balance()["amount"] == before
 
 
-def test_a_key_of_one_mode_never_reaches_a_call_of_the_other(owner, placer):
-    ready(owner, livemode=False, rates_too=False)
-    test_placer = Placer(owner, SCOPES, livemode=False)
+def test_a_key_of_one_mode_never_reaches_a_call_of_the_other(owner, placer, placer_in_test_mode):
     with frozen_clock() as clock:
         live_call = ended_call(placer, clock)
-        test_call = ended_call(test_placer, clock)
-        assert_error(transcribe(test_placer, live_call["id"]), 404, "not_found", param="call_id")
+        test_call = ended_call(placer_in_test_mode, clock)
+        assert_error(transcribe(placer_in_test_mode, live_call["id"]), 404, "not_found", param="call_id")
         assert_error(transcribe(placer, test_call["id"]), 404, "not_found", param="call_id")
         run_due(now=clock.tick(60))
     assert not Transcript.objects.exists() and transcript_charges() == []
@@ -343,13 +348,11 @@ def test_a_failed_transcript_no_longer_counts_against_the_balance(owner, placer)
     assert transcript_charges() == [-PRICE] and placer.balance()["amount"] == 0
 
 
-def test_the_other_modes_waiting_transcripts_do_not_count(owner, placer):
-    ready(owner, livemode=False, rates_too=False)
-    test_placer = Placer(owner, SCOPES, livemode=False)
+def test_the_other_modes_waiting_transcripts_do_not_count(owner, placer, placer_in_test_mode):
     with frozen_clock() as clock:
-        test_call = ended_call(test_placer, clock)
+        test_call = ended_call(placer_in_test_mode, clock)
         live_call = ended_call(placer, clock)
-        assert transcribe(test_placer, test_call["id"]).status_code == 202
+        assert transcribe(placer_in_test_mode, test_call["id"]).status_code == 202
         drain_to(owner, placer, PRICE)
         assert transcribe(placer, live_call["id"]).status_code == 202
 

@@ -1,23 +1,8 @@
+"""The contacts tests' keys hold contacts:read (``live_secret``, ``test_secret``: tests/conftest.py)."""
+
 import pytest
 
-from tests.support.factories import make_api_key
-
 
 @pytest.fixture
-def live_secret(user):
-    return make_api_key(user, scopes=["contacts:read"])[1]
-
-
-@pytest.fixture
-def test_secret(user):
-    return make_api_key(user, scopes=["contacts:read"], livemode=False)[1]
-
-
-@pytest.fixture
-def get(client):
-    """GET a /v1 path with a bearer secret."""
-
-    def get(path, secret, **query):
-        return client.get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
-
-    return get
+def key_scopes():
+    return ["contacts:read"]

@@ -12,10 +12,9 @@ from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
 
 from .factories import make_contact, make_contacts
+from .shapes import CONTACT_FIELDS
 
 pytestmark = pytest.mark.django_db
-
-CONTACT_FIELDS = {"id", "object", "name", "phone_numbers", "created", "livemode"}
 
 
 def names(response) -> list[str]:

@@ -3,10 +3,9 @@ none, a page one plus one for its phone numbers, a cursor one more (its place in
 search is the same page statement (the term lookups are subqueries of it)."""
 
 import pytest
-from django.test import Client
 
-from tests.support.credentials import cached_key_secret
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.resources import assert_statements, bearer_get
 from tests.support.sql import second_answer_compiles_nothing, with_cursors
 
 from .factories import make_contact, make_contacts
@@ -19,20 +18,6 @@ def contacts(user):
     made = make_contacts(user, [f"Ana {n:02d}" for n in range(12)])
     made.append(make_contact(user, "José Álvarez", [("+34612345678", "mobile"), ("+14155550100", "work")]))
     return made
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["contacts:read"])
-
-
-def get(path, secret, **query):
-    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
-
-
-def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
-    with django_assert_num_queries(0):
-        assert get("/v1/me", cached_secret).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -53,9 +38,7 @@ def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
 def test_statements_per_answer(contacts, cached_secret, django_assert_num_queries, path, query, statements):
     query = {k: (contacts[v].id if k in ("starting_after", "ending_before") else v) for k, v in query.items()}
     path = path.format(id=contacts[-1].id)
-    with django_assert_num_queries(statements):
-        response = get(path, cached_secret, **query)
-    assert response.status_code == 200, response.content
+    assert_statements(django_assert_num_queries, statements, path, cached_secret, **query)
     assert statements <= 3
 
 
@@ -82,7 +65,7 @@ def test_the_tool_costs_two_statements(contacts, user, settings, django_assert_n
 )
 def test_a_page_of_the_same_shape_compiles_no_sql_again(contacts, cached_secret, first, again):
     response = second_answer_compiles_nothing(
-        lambda params: get("/v1/contacts", cached_secret, **with_cursors(params, contacts)), first, again
+        lambda params: bearer_get("/v1/contacts", cached_secret, **with_cursors(params, contacts)), first, again
     )
     assert response.json()["data"]
 
@@ -91,6 +74,8 @@ def test_the_word_count_is_not_part_of_the_shape(contacts, cached_secret):
     # One statement for any number of words: a caller cycling through word counts makes nothing new
     # to compile or keep.
     response = second_answer_compiles_nothing(
-        lambda params: get("/v1/contacts", cached_secret, **params), {"query": "ana"}, {"query": "ana 0 1 2 3 4 5 6"}
+        lambda params: bearer_get("/v1/contacts", cached_secret, **params),
+        {"query": "ana"},
+        {"query": "ana 0 1 2 3 4 5 6"},
     )
     assert response.status_code == 200

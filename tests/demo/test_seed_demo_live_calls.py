@@ -20,18 +20,11 @@ from apps.calls import demo
 from apps.calls.models import LIVE_STATUSES, Call
 from apps.jobs.public import Job, JobStatus, run_due
 from apps.rates.models import Rate
-from tests.calls.callbacks import frozen_clock
 from tests.support.factories import UserFactory, make_api_key
 
 pytestmark = pytest.mark.django_db
 
 A_FEW_MINUTES = timedelta(minutes=5)
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from django.test import Client
 
 from apps.audit.models import AuditEvent, EventType
 from apps.messages.models import Message
-from tests.support.credentials import cached_key_secret
 from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
 from tests.support.mcp import McpClient, install_fake_tokens
@@ -29,11 +28,6 @@ def rows(user):
     """Six messages, alternating between two shared numbers, oldest first."""
     numbers = [make_sms_number(user), make_sms_number(user, SECOND)]
     return [make_message(numbers[n % 2], f"m{n}", ago=600 - n) for n in range(6)]
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["messages:read"])
 
 
 def named(rows, query: dict) -> dict:

@@ -18,24 +18,9 @@ from tests.support.envelope import assert_error
 from tests.support.factories import UserFactory
 
 from .factories import make_caller_id, make_number, make_numbers
+from .shapes import CALLER_ID_FIELDS, NUMBER_FIELDS
 
 pytestmark = pytest.mark.django_db
-
-NUMBER_FIELDS = {
-    "id",
-    "object",
-    "number",
-    "country",
-    "type",
-    "capabilities",
-    "messages_opt_in",
-    "status",
-    "label",
-    "renews_at",
-    "created",
-    "livemode",
-}
-CALLER_ID_FIELDS = {"id", "object", "number", "country", "verified_at", "default", "created", "livemode"}
 
 
 def ids(response) -> list[str]:

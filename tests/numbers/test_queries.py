@@ -2,10 +2,9 @@
 none, a page or a number one, a cursor one more (its row)."""
 
 import pytest
-from django.test import Client
 
-from tests.support.credentials import cached_key_secret
 from tests.support.mcp import McpClient, install_fake_tokens
+from tests.support.resources import assert_statements
 
 from .factories import make_caller_id, make_numbers
 
@@ -17,20 +16,6 @@ def rows(user):
     numbers = make_numbers(user, 6)
     caller_ids = [make_caller_id(user, f"+1415555010{n}", default=n == 0) for n in range(4)]
     return {"num": numbers, "cid": caller_ids}
-
-
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["numbers:read"])
-
-
-def get(path, secret, **query):
-    return Client().get(path, query, HTTP_AUTHORIZATION=f"Bearer {secret}")
-
-
-def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
-    with django_assert_num_queries(0):
-        assert get("/v1/me", cached_secret).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -48,9 +33,7 @@ def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
 def test_statements_per_answer(rows, cached_secret, django_assert_num_queries, path, query, statements):
     query = {k: (rows[v[0]][v[1]].id if isinstance(v, tuple) else v) for k, v in query.items()}
     path = path.format(id=rows["num"][2].id)
-    with django_assert_num_queries(statements):
-        response = get(path, cached_secret, **query)
-    assert response.status_code == 200, response.content
+    assert_statements(django_assert_num_queries, statements, path, cached_secret, **query)
     assert statements <= 3
 
 

@@ -1,7 +1,8 @@
+"""The rates tests' deck, and their keys holding rates:read (``live_secret``, ``test_secret``: tests/conftest.py)."""
+
 import pytest
 
 from tests.rates.factories import make_deck
-from tests.support.factories import make_api_key
 
 RATES = ["rates:read"]
 
@@ -12,13 +13,8 @@ def deck(db):
 
 
 @pytest.fixture
-def live_secret(user):
-    return make_api_key(user, scopes=RATES)[1]
-
-
-@pytest.fixture
-def test_secret(user):
-    return make_api_key(user, scopes=RATES, livemode=False)[1]
+def key_scopes():
+    return RATES
 
 
 @pytest.fixture

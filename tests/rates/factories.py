@@ -39,3 +39,25 @@ def make_deck(rows=DECK) -> list[Rate]:
         RateFactory(prefix=p, country=c, label=label, per_minute=Decimal(m), first_seconds=f, next_seconds=n)
         for p, c, label, m, f, n in rows
     ]
+
+
+def germany_on_the_deck(query: str) -> dict:
+    """The rate GET /v1/rates answers for ``query``, a name of Germany, on ``DECK``: an estimate over its
+    three prefixes."""
+    return {
+        "object": "rate",
+        "query": query,
+        "to": None,
+        "estimate": True,
+        "country": "DE",
+        "country_name": "Germany",
+        "label": None,
+        "prefix": None,
+        "currency": "usd",
+        "per_minute_amount_decimal": None,
+        "per_minute_min_amount_decimal": "1.2",
+        "per_minute_max_amount_decimal": "9",
+        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
+        "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
+        "livemode": True,
+    }

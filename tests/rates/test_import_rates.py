@@ -73,6 +73,14 @@ def test_forgiving_where_nothing_is_lost(tmp_path, db):
     assert Rate.objects.get().currency == "usd"
 
 
+def assert_the_row_is_refused_and_the_deck_stays(tmp_path, row, says):
+    """A file of the good rows and then ``row`` is refused, naming line 5 and why; the deck stays."""
+    before = deck_now()
+    message = refused(write(tmp_path, [HEADER, *GOOD, row]))
+    assert f"line 5: {says}" in message
+    assert deck_now() == before
+
+
 @pytest.mark.parametrize(
     ("row", "says"),
     [
@@ -102,10 +110,7 @@ def test_forgiving_where_nothing_is_lost(tmp_path, db):
     ],
 )
 def test_a_bad_row_refuses_the_file_naming_its_line_and_the_old_deck_stays(tmp_path, old_deck, row, says):
-    before = deck_now()
-    message = refused(write(tmp_path, [HEADER, *GOOD, row]))
-    assert f"line 5: {says}" in message
-    assert deck_now() == before
+    assert_the_row_is_refused_and_the_deck_stays(tmp_path, row, says)
 
 
 def test_every_bad_line_is_named(tmp_path, old_deck):
@@ -290,10 +295,7 @@ def test_a_file_or_demo_is_required(db):
     ],
 )
 def test_countries_are_ascii_and_labels_neither_formulas_nor_reordered(tmp_path, old_deck, row, says):
-    before = deck_now()
-    message = refused(write(tmp_path, [HEADER, *GOOD, row]))
-    assert f"line 5: {says}" in message
-    assert deck_now() == before
+    assert_the_row_is_refused_and_the_deck_stays(tmp_path, row, says)
 
 
 def test_a_lower_case_ascii_country_is_still_read(tmp_path, db):

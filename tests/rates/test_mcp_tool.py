@@ -4,41 +4,17 @@ strings and a spoken line), failures as isError results, and its scope."""
 import json
 from decimal import Decimal
 
-import jsonschema
 import pytest
 
-from apps.credentials.scopes import ALL_SCOPES
-from apps.mcp_bridge import registry
-from tests.rates.factories import RateFactory
-from tests.support.envelope import assert_error
-from tests.support.mcp import McpClient, install_fake_tokens
+from tests.rates.factories import RateFactory, germany_on_the_deck
+from tests.rates.shapes import RATE_FIELDS
+from tests.support.mcp import McpClient
+from tests.support.resources import listed_read_only_tool, successful_result, tool_result
 
 pytestmark = pytest.mark.django_db
 
 TOOL = "svc_get_rate"
-RATE_FIELDS = {
-    "object",
-    "query",
-    "to",
-    "estimate",
-    "country",
-    "country_name",
-    "label",
-    "prefix",
-    "currency",
-    "per_minute_amount_decimal",
-    "per_minute_min_amount_decimal",
-    "per_minute_max_amount_decimal",
-    "billing_increment",
-    "next_step",
-    "livemode",
-}
 OUTPUT = RATE_FIELDS | {"per_minute_display", "per_minute_min_display", "per_minute_max_display", "spoken"}
-
-
-@pytest.fixture
-def tokens(settings):
-    return install_fake_tokens(settings)
 
 
 @pytest.fixture
@@ -46,32 +22,21 @@ def mcp(user, tokens):
     return McpClient(tokens.issue(user, scopes=frozenset({"rates:read"})))
 
 
-def call(mcp, destination):
-    response = mcp.request("tools/call", {"name": TOOL, "arguments": {"destination": destination}})
-    assert response.status_code == 200, response.content
-    return response.json()["result"]
-
-
 def structured(mcp, destination) -> dict:
-    result = call(mcp, destination)
-    assert result.get("isError") is not True, result
-    content = result["structuredContent"]
-    jsonschema.validate(content, registry.TOOLS[TOOL].output_schema)
-    assert json.loads(result["content"][0]["text"]) == content
-    return content
+    result = successful_result(mcp, TOOL, {"destination": destination})
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+    return result["structuredContent"]
 
 
 def failure(mcp, destination) -> str:
-    result = call(mcp, destination)
+    result = tool_result(mcp, TOOL, {"destination": destination})
     assert result["isError"] is True
     assert "structuredContent" not in result
     return result["content"][0]["text"]
 
 
 def test_the_tool_is_listed_read_only_with_one_bounded_input(mcp):
-    tools = {t["name"]: t for t in mcp.request("tools/list").json()["result"]["tools"]}
-    tool = tools[TOOL]
-    assert tool["title"] == "Get a call rate"
+    tool = listed_read_only_tool(mcp, TOOL, title="Get a call rate", scope="rates:read", output=OUTPUT)
     assert tool["inputSchema"] == {
         "type": "object",
         "properties": {
@@ -85,16 +50,6 @@ def test_the_tool_is_listed_read_only_with_one_bounded_input(mcp):
         "required": ["destination"],
         "additionalProperties": False,
     }
-    assert set(tool["outputSchema"]["properties"]) == set(tool["outputSchema"]["required"]) == OUTPUT
-    assert tool["outputSchema"]["additionalProperties"] is False
-    assert tool["annotations"] == {
-        "title": "Get a call rate",
-        "readOnlyHint": True,
-        "destructiveHint": False,
-        "idempotentHint": True,
-        "openWorldHint": False,
-    }
-    assert registry.TOOLS[TOOL].scope == "rates:read"
 
 
 def test_a_number(deck, mcp):
@@ -123,21 +78,7 @@ def test_a_number(deck, mcp):
 
 def test_a_country(deck, mcp):
     assert structured(mcp, "Allemagne") == {
-        "object": "rate",
-        "query": "Allemagne",
-        "to": None,
-        "estimate": True,
-        "country": "DE",
-        "country_name": "Germany",
-        "label": None,
-        "prefix": None,
-        "currency": "usd",
-        "per_minute_amount_decimal": None,
-        "per_minute_min_amount_decimal": "1.2",
-        "per_minute_max_amount_decimal": "9",
-        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
-        "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
-        "livemode": True,
+        **germany_on_the_deck("Allemagne"),
         "per_minute_display": "$0.012 to $0.09",  # the range an assistant reads, never null
         "per_minute_min_display": "$0.012",
         "per_minute_max_display": "$0.09",
@@ -207,18 +148,5 @@ def test_malformed_arguments_are_a_json_rpc_error(deck, mcp, arguments):
     assert response.json()["error"]["code"] == -32602
 
 
-def test_every_scope_but_rates_read_is_403_with_the_challenge(deck, user, tokens):
-    client = McpClient(tokens.issue(user, scopes=frozenset(s for s in ALL_SCOPES if s != "rates:read")))
-    response = client.request("tools/call", {"name": TOOL, "arguments": {"destination": "DE"}})
-    assert_error(response, 403, "insufficient_scope", type_="permission_error")
-    assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope", scope="rates:read"')
-
-
 def test_rates_read_alone_is_enough(deck, mcp):
     assert structured(mcp, "DE")["country"] == "DE"
-
-
-def test_test_mode_credentials_are_refused(deck, user, tokens):
-    client = McpClient(tokens.issue(user, scopes=frozenset({"rates:read"}), livemode=False))
-    response = client.request("tools/call", {"name": TOOL, "arguments": {"destination": "DE"}})
-    assert response.status_code == 401

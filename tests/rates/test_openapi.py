@@ -3,40 +3,18 @@ and its errors."""
 
 import pytest
 
-from tests.support.openapi import openapi_document
+from tests.rates.shapes import RATE_FIELDS
+from tests.support import resources
 
 pytestmark = pytest.mark.django_db
 
 PATH = "/v1/rates"
-FIELDS = {
-    "object",
-    "query",
-    "to",
-    "estimate",
-    "country",
-    "country_name",
-    "label",
-    "prefix",
-    "currency",
-    "per_minute_amount_decimal",
-    "per_minute_min_amount_decimal",
-    "per_minute_max_amount_decimal",
-    "billing_increment",
-    "next_step",
-    "livemode",
-}
 NULLABLE = {"to", "label", "prefix", "per_minute_amount_decimal", "next_step"}
-
-
-@pytest.fixture(scope="module")
-def document(django_db_blocker):
-    return openapi_document(django_db_blocker)
 
 
 @pytest.fixture
 def operation(document):
-    assert set(document["paths"][PATH]) == {"get"}
-    return document["paths"][PATH]["get"]
+    return resources.get_operation(document, PATH, "retrieve_rate")
 
 
 def resolve(document, schema):
@@ -64,20 +42,19 @@ def test_the_errors(operation):
     assert "several countries" in operation["responses"]["400"]["description"]
     assert "not_found, param to" in operation["responses"]["404"]["description"]
     for status in ("400", "404"):
-        schema = operation["responses"][status]["content"]["application/json"]["schema"]
-        assert schema == {"$ref": "#/components/schemas/Error"}
+        assert resources.response_schema(operation, status) == {"$ref": "#/components/schemas/Error"}
 
 
 def test_the_rate_object(document, operation):
-    schema = resolve(document, operation["responses"]["200"]["content"]["application/json"]["schema"])
-    assert set(schema["properties"]) == set(schema["required"]) == FIELDS
+    schema = resolve(document, resources.response_schema(operation))
+    assert set(schema["properties"]) == set(schema["required"]) == RATE_FIELDS
     properties = schema["properties"]
     assert properties["object"]["enum"] == ["rate"]
     assert properties["estimate"]["type"] == "boolean"
     assert properties["livemode"]["type"] == "boolean"
     for name in NULLABLE:
         assert "null" in properties[name]["type"], name
-    for name in FIELDS - NULLABLE - {"billing_increment", "object", "estimate", "livemode"}:
+    for name in RATE_FIELDS - NULLABLE - {"billing_increment", "object", "estimate", "livemode"}:
         assert properties[name]["type"] == "string", name
     increment = properties["billing_increment"]
     assert increment.get("type") == ["object", "null"] or any(

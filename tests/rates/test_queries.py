@@ -3,27 +3,16 @@ costs none, a number's longest-prefix match one (every prefix with IN), a countr
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.support.credentials import cached_key_secret
+from tests.support.resources import bearer_get
 from tests.support.sql import second_answer_compiles_nothing
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def cached_secret(store, user):
-    return cached_key_secret(user, ["rates:read"])
-
-
 def get(to, secret):
-    return Client().get("/v1/rates", {"to": to}, HTTP_AUTHORIZATION=f"Bearer {secret}")
-
-
-def test_the_credential_is_cached(cached_secret, django_assert_num_queries):
-    with django_assert_num_queries(0):
-        assert Client().get("/v1/me", HTTP_AUTHORIZATION=f"Bearer {cached_secret}").status_code == 200
+    return bearer_get("/v1/rates", secret, to=to)
 
 
 @pytest.mark.parametrize(

@@ -6,30 +6,13 @@ from decimal import Decimal
 import pytest
 
 from apps.credentials.scopes import ALL_SCOPES
-from tests.rates.factories import RateFactory
+from tests.rates.factories import RateFactory, germany_on_the_deck
+from tests.rates.shapes import RATE_FIELDS
 from tests.support.envelope import assert_error
 from tests.support.factories import make_api_key
 from tests.support.mcp import install_fake_tokens
 
 pytestmark = pytest.mark.django_db
-
-RATE_FIELDS = {
-    "object",
-    "query",
-    "to",
-    "estimate",
-    "country",
-    "country_name",
-    "label",
-    "prefix",
-    "currency",
-    "per_minute_amount_decimal",
-    "per_minute_min_amount_decimal",
-    "per_minute_max_amount_decimal",
-    "billing_increment",
-    "next_step",
-    "livemode",
-}
 
 
 def ok(response) -> dict:
@@ -127,23 +110,7 @@ def test_a_sub_minor_rate_stays_exact(rates):
 
 
 def test_a_country_gets_an_estimate(deck, rates):
-    assert ok(rates("Germany")) == {
-        "object": "rate",
-        "query": "Germany",
-        "to": None,
-        "estimate": True,
-        "country": "DE",
-        "country_name": "Germany",
-        "label": None,
-        "prefix": None,
-        "currency": "usd",
-        "per_minute_amount_decimal": None,
-        "per_minute_min_amount_decimal": "1.2",
-        "per_minute_max_amount_decimal": "9",
-        "billing_increment": {"first_seconds": 60, "next_seconds": 60},
-        "next_step": "Give the full number in E.164 format, starting with +49, for the exact rate.",
-        "livemode": True,
-    }
+    assert ok(rates("Germany")) == germany_on_the_deck("Germany")
 
 
 @pytest.mark.parametrize(

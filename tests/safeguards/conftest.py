@@ -1,8 +1,8 @@
-"""Fixtures of the tests of what the user decides: an account ready to call and its clock."""
+"""Fixtures of the tests of what the user decides: an account ready to call (the clock is every folder's)."""
 
 import pytest
 
-from tests.calls.callbacks import frozen_clock, ready
+from tests.calls.callbacks import ready
 from tests.support.factories import UserFactory
 
 
@@ -11,9 +11,3 @@ def owner(db):
     user = UserFactory(email="owner@example.com", display_name="Olive Owner")
     ready(user)
     return user
-
-
-@pytest.fixture
-def clock():
-    with frozen_clock() as clock:
-        yield clock

@@ -8,15 +8,18 @@ import pytest
 
 from apps.billing.models import BalanceTransaction
 from apps.contacts.services import PhoneInput, contact_create
-from tests.calls.callbacks import YOUR_PHONE, Placer, ready
+from tests.calls.callbacks import YOUR_PHONE, Placer, outcome, ready
 
 pytestmark = pytest.mark.django_db
 
 ANSWERS, STAYS, DECLINES, DOES_NOT_ANSWER = "+12025550100", "+12025550104", "+12025550192", "+12025550190"
 
 
-def read(placer, call):
-    return placer.get(f"/v1/calls/{call['id']}").json()
+def placed(user):
+    """A ready account's Placer, and the call it placed to a callee who answers."""
+    ready(user)
+    placer = Placer(user)
+    return placer, placer.quote_and_place(ANSWERS)
 
 
 def twiml(text: str) -> ET.Element:
@@ -53,11 +56,9 @@ def test_without_record_nothing_is_recorded_and_the_prompt_reads_the_number(user
 @pytest.mark.parametrize("delivery", ["duplicated", "retried", "out_of_order"])
 def test_callbacks_retried_duplicated_or_out_of_order_are_applied_once(user, on_twilio, delivery):
     on_twilio.fake.delivery = delivery
-    ready(user)
-    placer = Placer(user)
-    call = placer.quote_and_place(ANSWERS)
+    placer, call = placed(user)
     on_twilio.wait(60)
-    ended = read(placer, call)
+    ended = placer.read(call)
     assert (ended["status"], ended["end_reason"], ended["duration"]) == ("completed", "callee_hung_up", 30)
     assert list(
         BalanceTransaction.objects.filter(user=user, type="call", source=call["id"]).values_list("amount", flat=True)
@@ -79,44 +80,28 @@ def test_a_call_whose_callbacks_were_lost_ends_by_a_status_fetch(user, on_twilio
     placer = Placer(user)
     call = placer.quote_and_place(ANSWERS)
     on_twilio.wait(60)
-    assert read(placer, call)["status"] == "ringing_you"  # nothing arrived
+    assert placer.read(call)["status"] == "ringing_you"  # nothing arrived
     on_twilio.wait(70)  # the worker's check, two minutes after placing
-    ended = read(placer, call)
+    ended = placer.read(call)
     assert (ended["status"], ended["end_reason"]) == (status, reason)
     assert placer.balance()["held_amount"] == 0
 
 
 def test_a_connected_call_whose_status_callbacks_were_lost_is_still_billed_from_the_answer(user, on_twilio):
     on_twilio.fake.delivery = "lost"  # the gather and dial actions still arrive: Twilio waits on them
-    ready(user)
-    placer = Placer(user)
-    call = placer.quote_and_place(ANSWERS)
+    placer, call = placed(user)
     on_twilio.wait(60)
-    ended = read(placer, call)
-    assert (ended["status"], ended["end_reason"], ended["duration"], ended["amount"]) == (
-        "completed",
-        "callee_hung_up",
-        30,
-        6,
-    )
+    assert outcome(placer.read(call)) == ("completed", "callee_hung_up", 30, 6)
 
 
 def test_a_connected_call_whose_every_news_after_the_answer_was_lost_is_billed_from_twilios_records(user, on_twilio):
     on_twilio.fake.delivery = "lost"
     on_twilio.fake.dial_action_unreachable = True
-    ready(user)
-    placer = Placer(user)
-    call = placer.quote_and_place(ANSWERS)
+    placer, call = placed(user)
     on_twilio.wait(60)
-    assert read(placer, call)["status"] == "ringing"  # you pressed 1; nothing after arrived
+    assert placer.read(call)["status"] == "ringing"  # you pressed 1; nothing after arrived
     on_twilio.wait(70)  # the worker's check fetches your leg and the callee's
-    ended = read(placer, call)
-    assert (ended["status"], ended["end_reason"], ended["duration"], ended["amount"]) == (
-        "completed",
-        "callee_hung_up",
-        30,
-        6,
-    )
+    assert outcome(placer.read(call)) == ("completed", "callee_hung_up", 30, 6)
 
 
 def test_a_transcript_twilio_fails_costs_nothing(user, on_twilio):
@@ -141,21 +126,17 @@ def test_a_transcript_twilio_fails_costs_nothing(user, on_twilio):
 
 def test_you_hang_up_before_pressing_1(user, on_twilio):
     on_twilio.fake.your_phone_hangs_up_at_prompt = True
-    ready(user)
-    placer = Placer(user)
-    call = placer.quote_and_place(ANSWERS)
+    placer, call = placed(user)
     on_twilio.wait(20)
-    ended = read(placer, call)
+    ended = placer.read(call)
     assert (ended["status"], ended["end_reason"]) == ("canceled", "you_did_not_press_1")
     assert not [c for c in on_twilio.fake.calls.values() if c["parent"]]  # the callee never rang
 
 
 def test_a_call_ended_before_you_answer_is_canceled_at_twilio(user, on_twilio):
-    ready(user)
-    placer = Placer(user)
-    call = placer.quote_and_place(ANSWERS)
+    placer, call = placed(user)
     ended = placer.end(call["id"]).json()
     assert (ended["status"], ended["end_reason"]) == ("canceled", "ended_by_request")
     on_twilio.wait(5)
     assert on_twilio.fake.call_to(YOUR_PHONE)["status"] == "canceled"
-    assert read(placer, call)["end_reason"] == "ended_by_request"
+    assert placer.read(call)["end_reason"] == "ended_by_request"

@@ -17,10 +17,6 @@ from tests.support.twilio_fake import path_of
 ANSWERS = "+12025550100"
 
 
-def read(placer, call):
-    return placer.get(f"/v1/calls/{call['id']}").json()
-
-
 # --- signatures ---------------------------------------------------------------------------------------
 
 
@@ -45,7 +41,7 @@ def test_a_callback_without_twilios_signature_changes_nothing_and_is_logged_once
     assert response.status_code == 403 and response["Content-Type"] == "application/json"
     assert len([r for r in caplog.records if r.name == "apps.telephony.views"]) == 1
     on_twilio.wait(1)
-    assert read(placer, call)["status"] == "ringing_you"
+    assert placer.read(call)["status"] == "ringing_you"
 
 
 def test_a_callback_signed_for_another_address_or_account_is_refused(user, on_twilio, settings):
@@ -61,7 +57,7 @@ def test_a_callback_signed_for_another_address_or_account_is_refused(user, on_tw
     assert post(url, params, validator.compute_signature(signed_for, params)).status_code == 403
     other = {**params, "AccountSid": "AC" + "9" * 32}
     assert post(url, other, validator.compute_signature(url, other)).status_code == 403
-    assert read(placer, call)["status"] == "ringing_you"
+    assert placer.read(call)["status"] == "ringing_you"
 
 
 # --- refusals -----------------------------------------------------------------------------------------

@@ -85,6 +85,11 @@ class _DeclaredRead:
     def path_parameters(cls) -> list:
         return []
 
+    @classmethod
+    def ok_response(cls):
+        """The 200's serializer in the document; None where the operation's ``responses`` state it."""
+        return cls.serializer_class
+
     def payload(self, row) -> dict:
         """The object ``row`` as the API writes it: ``serializer_class``'s, unless the view says otherwise."""
         return self.serializer_class(row).data
@@ -110,10 +115,6 @@ class ResourceDetailApi(_DeclaredRead, ResourceApi):
     def path_parameters(cls) -> list:
         return [] if cls.path_id is None else [cls.path_id.parameter]
 
-    @classmethod
-    def ok_response(cls):
-        return cls.serializer_class
-
     def get_row(self, request, **ids):
         raise NotImplementedError(f"{type(self).__name__} declares no get_row")
 
@@ -134,7 +135,8 @@ class ResourceListApi(_DeclaredRead, ResourceApi):
     """
 
     # A list that declares ``operation`` answers from ``get_rows(request, **ids)``, the selector's
-    # rows, each written by ``serializer_class`` or else by ``payload``.
+    # rows, each written by ``serializer_class`` or else by ``payload``. (Said here, not in the
+    # docstring: the document gives a list view without a docstring of its own this one.)
 
     pagination_class = IdCursorPagination
     cursor_id_prefix = ""

@@ -1,6 +1,13 @@
-"""Base views of /v1 resources: bearer authentication, the scope check, reads (lists by cursor) and
-idempotent actions."""
+"""Base views of /v1 resources: bearer authentication, the scope check, reads (one object, or a list
+by cursor) and idempotent actions.
 
+A read that declares its ``operation`` (``ResourceDetailApi``, ``ResourceListApi``) has its ``get``
+written by the framework, documented from what it declares.
+"""
+
+from dataclasses import dataclass, field
+
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -8,6 +15,7 @@ from rest_framework.views import APIView
 from .fastpath import resource_view
 from .idempotency import IdempotentMixin
 from .pagination import IdCursorPagination
+from .paths import PathId
 from .permissions import HasScope
 
 
@@ -30,7 +38,95 @@ class ResourceApi(APIView):
         return resource_view(cls, cls.drf_view(**initkwargs))
 
 
-class ResourceListApi(ResourceApi):
+@dataclass(frozen=True)
+class Operation:
+    """The OpenAPI facts of a declared read that its view does not already state: the framework
+    writes its ``@extend_schema`` from them, with the path id's parameter and the 200 of the
+    view's ``serializer_class``.
+
+    ``parameters`` are the query's (a path id's comes from ``path_id``); ``responses`` the app's
+    own, each an ``error_response``, and a 200 of its own where no serializer writes the object.
+    Without a ``description`` the document takes the view's docstring.
+    """
+
+    operation_id: str
+    tags: list[str]
+    summary: str
+    description: str | None = None
+    parameters: list = field(default_factory=list)
+    responses: dict = field(default_factory=dict)
+
+    def document(self, handler, *, path_parameters: list, ok):
+        """``handler`` with its ``@extend_schema``; ``ok`` the 200's serializer, None for the app's own."""
+        return extend_schema(
+            operation_id=self.operation_id,
+            tags=self.tags,
+            summary=self.summary,
+            description=self.description,
+            parameters=[*path_parameters, *self.parameters],
+            responses=self.responses if ok is None else {200: ok, **self.responses},
+        )(handler)
+
+
+class _DeclaredRead:
+    """A read whose subclass declares ``operation``, ``serializer_class`` (or writes each object
+    itself, ``payload``) and the selector's read, as DRF's generic views declare theirs."""
+
+    operation: Operation | None = None
+    serializer_class = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        operation = vars(cls).get("operation")
+        if operation is not None:
+            cls.get = operation.document(_answering_get(), path_parameters=cls.path_parameters(), ok=cls.ok_response())
+
+    @classmethod
+    def path_parameters(cls) -> list:
+        return []
+
+    @classmethod
+    def ok_response(cls):
+        """The 200's serializer in the document; None where the operation's ``responses`` state it."""
+        return cls.serializer_class
+
+    def payload(self, row) -> dict:
+        """The object ``row`` as the API writes it: ``serializer_class``'s, unless the view says otherwise."""
+        return self.serializer_class(row).data
+
+
+def _answering_get():
+    # A function of its own for each view: drf-spectacular keeps a handler's schema on the function.
+    def get(self, request, **ids):
+        return self.answer(request, **ids)
+
+    return get
+
+
+class ResourceDetailApi(_DeclaredRead, ResourceApi):
+    """One object, as DRF's ``RetrieveAPIView``: a subclass declares ``required_scope``,
+    ``operation``, ``serializer_class`` (or ``payload``), ``path_id`` where a path names the object,
+    and ``get_row(request, **ids)``, the selector's read; a path id's row that is None is its 404
+    (``PathId.found``)."""
+
+    path_id: PathId | None = None
+
+    @classmethod
+    def path_parameters(cls) -> list:
+        return [] if cls.path_id is None else [cls.path_id.parameter]
+
+    def get_row(self, request, **ids):
+        raise NotImplementedError(f"{type(self).__name__} declares no get_row")
+
+    def get_object(self, request, **ids):
+        row = self.get_row(request, **ids)
+        return row if self.path_id is None else self.path_id.found(row)
+
+    def answer(self, request, **ids) -> Response:
+        return Response(self.payload(self.get_object(request, **ids)))
+
+
+class ResourceListApi(_DeclaredRead, ResourceApi):
     """A cursor list (docs/spec.md 4: ``limit``, one of ``starting_after``/``ending_before``).
 
     Subclasses set ``cursor_id_prefix`` (the id prefix of the listed objects)
@@ -38,8 +134,25 @@ class ResourceListApi(ResourceApi):
     already the caller's (a selector filtered it by user and mode).
     """
 
+    # A list that declares ``operation`` answers from ``get_rows(request, **ids)``, the selector's
+    # rows, each written by ``serializer_class`` or else by ``payload``. (Said here, not in the
+    # docstring: the document gives a list view without a docstring of its own this one.)
+
     pagination_class = IdCursorPagination
     cursor_id_prefix = ""
+
+    @classmethod
+    def ok_response(cls):
+        return None if cls.serializer_class is None else cls.serializer_class(many=True)
+
+    def get_rows(self, request, **ids):
+        raise NotImplementedError(f"{type(self).__name__} declares no get_rows")
+
+    def answer(self, request, **ids) -> Response:
+        rows = self.get_rows(request, **ids)
+        if self.serializer_class is None:
+            return self.list_payloads(rows, self.payload)
+        return self.list(rows, self.serializer_class)
 
     def list(self, queryset, serializer_class, *, context: dict | None = None) -> Response:
         return self._paged(queryset, lambda page: serializer_class(page, many=True, context=context or {}).data)

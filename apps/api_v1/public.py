@@ -1,7 +1,7 @@
 """The /v1 framework's one public module: what other apps may import from apps.api_v1.
 
-Resource apps build their views on ``ResourceApi``/``ResourceListApi`` and
-declare ``required_scope``; dashboard-session endpoints mix in
+Resource apps build their views on ``ResourceDetailApi``/``ResourceListApi`` (a read of
+another kind on ``ResourceApi``) and declare ``required_scope``; dashboard-session endpoints mix in
 ``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. Everything else in
 apps.api_v1 is private to the framework (checked by the import contracts).
 """
@@ -9,7 +9,7 @@ apps.api_v1 is private to the framework (checked by the import contracts).
 from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
-from .bases import ResourceActionApi, ResourceApi, ResourceListApi
+from .bases import Operation, ResourceActionApi, ResourceApi, ResourceDetailApi, ResourceListApi
 from .examples import EXAMPLE_TIME, list_example, response_example
 from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
@@ -45,10 +45,12 @@ __all__ = [
     "IdCursorPagination",
     "IdempotentMixin",
     "Listing",
+    "Operation",
     "Page",
     "PathId",
     "ResourceActionApi",
     "ResourceApi",
+    "ResourceDetailApi",
     "ResourceListApi",
     "SessionOnlyMixin",
     "cursor_parameters",

@@ -1,9 +1,16 @@
 """GET /v1/balance, GET /v1/balance_transactions and /{id} (docs/design.md, Phase 2). Scope credits:read."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.response import Response
+from drf_spectacular.utils import OpenApiParameter
 
-from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response, query_choice
+from apps.api_v1.public import (
+    Operation,
+    PathId,
+    ResourceDetailApi,
+    ResourceListApi,
+    cursor_parameters,
+    error_response,
+    query_choice,
+)
 
 from . import selectors
 from .models import TXN_PREFIX, TransactionType
@@ -28,23 +35,23 @@ CURSOR_PARAMETERS = cursor_parameters(
 )
 
 
-class BalanceApi(ResourceApi):
+class BalanceApi(ResourceDetailApi):
     """The credit balance of the account in the credential's mode."""
 
     required_scope = SCOPE
-
-    @extend_schema(
-        operation_id="retrieve_balance",
-        tags=TAGS,
-        summary="Your credit balance",
+    serializer_class = BalanceSerializer
+    operation = Operation(
+        "retrieve_balance",
+        TAGS,
+        "Your credit balance",
         description=(
             "The balance of the account in the credential's mode (test keys see the test-mode balance). "
             "An account that never had a transaction has a balance of 0."
         ),
-        responses={200: BalanceSerializer},
     )
-    def get(self, request):
-        return Response(BalanceSerializer(selectors.balance_get(principal=request.auth)).data)
+
+    def get_row(self, request):
+        return selectors.balance_get(principal=request.auth)
 
 
 class BalanceTransactionListApi(ResourceListApi):
@@ -52,40 +59,31 @@ class BalanceTransactionListApi(ResourceListApi):
 
     required_scope = SCOPE
     cursor_id_prefix = TXN_PREFIX
-
-    @extend_schema(
-        operation_id="list_balance_transactions",
-        tags=TAGS,
-        summary="List your balance transactions, newest first",
+    serializer_class = BalanceTransactionSerializer
+    operation = Operation(
+        "list_balance_transactions",
+        TAGS,
+        "List your balance transactions, newest first",
         description=(
             "Every movement of the balance: top-ups and refunds (positive), calls, number rentals and "
             "transcripts (negative), adjustments (either). Each carries the balance after it."
         ),
         parameters=[TYPE_PARAMETER, *CURSOR_PARAMETERS],
-        responses={
-            200: BalanceTransactionSerializer(many=True),
-            400: error_response("invalid_request (param type): unknown type."),
-        },
+        responses={400: error_response("invalid_request (param type): unknown type.")},
     )
-    def get(self, request):
+
+    def get_rows(self, request):
         kind = query_choice(request, "type", TransactionType.values)
-        return self.list(
-            selectors.balance_transaction_list(principal=request.auth, type=kind), BalanceTransactionSerializer
-        )
+        return selectors.balance_transaction_list(principal=request.auth, type=kind)
 
 
-class BalanceTransactionDetailApi(ResourceApi):
+class BalanceTransactionDetailApi(ResourceDetailApi):
     """One transaction of the ledger."""
 
     required_scope = SCOPE
+    path_id = TXN_ID
+    serializer_class = BalanceTransactionSerializer
+    operation = Operation("retrieve_balance_transaction", TAGS, "Read one balance transaction")
 
-    @extend_schema(
-        operation_id="retrieve_balance_transaction",
-        tags=TAGS,
-        summary="Read one balance transaction",
-        parameters=[TXN_ID.parameter],
-        responses={200: BalanceTransactionSerializer},
-    )
-    def get(self, request, balance_transaction_id: str):
-        row = selectors.balance_transaction_get(principal=request.auth, transaction_id=balance_transaction_id)
-        return Response(BalanceTransactionSerializer(TXN_ID.found(row)).data)
+    def get_row(self, request, balance_transaction_id: str):
+        return selectors.balance_transaction_get(principal=request.auth, transaction_id=balance_transaction_id)

@@ -1,9 +1,8 @@
 """GET /v1/contacts (search with ``query``) and GET /v1/contacts/{id} (docs/design.md, Phase 2). Scope contacts:read."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.response import Response
+from drf_spectacular.utils import OpenApiParameter
 
-from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
+from apps.api_v1.public import Operation, PathId, ResourceDetailApi, ResourceListApi, cursor_parameters, error_response
 
 from . import selectors
 from .models import CONTACT_ID_PREFIX
@@ -44,11 +43,11 @@ class ContactListApi(ResourceListApi):
 
     required_scope = SCOPE
     cursor_id_prefix = CONTACT_ID_PREFIX
-
-    @extend_schema(
-        operation_id="list_contacts",
-        tags=TAGS,
-        summary="List or search your contacts, by name",
+    serializer_class = ContactSerializer
+    operation = Operation(
+        "list_contacts",
+        TAGS,
+        "List or search your contacts, by name",
         description=(
             "Your contacts in the credential's mode, ordered by name (accents and case ignored), then id. "
             "With query, only the contacts it finds, in the same order. Pages follow name order: "
@@ -56,27 +55,21 @@ class ContactListApi(ResourceListApi):
         ),
         parameters=[QUERY_PARAMETER, *CURSOR_PARAMETERS],
         responses={
-            200: ContactSerializer(many=True),
             400: error_response("invalid_request (param query): query empty, too long or of too many words."),
         },
     )
-    def get(self, request):
-        contacts = selectors.contact_list(principal=request.auth, query=request.query_params.get("query"))
-        return self.list(contacts, ContactSerializer)
+
+    def get_rows(self, request):
+        return selectors.contact_list(principal=request.auth, query=request.query_params.get("query"))
 
 
-class ContactDetailApi(ResourceApi):
+class ContactDetailApi(ResourceDetailApi):
     """One contact of the address book."""
 
     required_scope = SCOPE
+    path_id = CONTACT_ID
+    serializer_class = ContactSerializer
+    operation = Operation("retrieve_contact", TAGS, "Read one contact")
 
-    @extend_schema(
-        operation_id="retrieve_contact",
-        tags=TAGS,
-        summary="Read one contact",
-        parameters=[CONTACT_ID.parameter],
-        responses={200: ContactSerializer},
-    )
-    def get(self, request, contact_id: str):
-        contact = selectors.contact_get(principal=request.auth, contact_id=contact_id)
-        return Response(ContactSerializer(CONTACT_ID.found(contact)).data)
+    def get_row(self, request, contact_id: str):
+        return selectors.contact_get(principal=request.auth, contact_id=contact_id)

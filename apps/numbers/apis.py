@@ -1,9 +1,6 @@
 """GET /v1/numbers, GET /v1/numbers/{id} and GET /v1/caller_ids (docs/design.md, Phase 2). Scope numbers:read."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework.response import Response
-
-from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters
+from apps.api_v1.public import Operation, PathId, ResourceDetailApi, ResourceListApi, cursor_parameters
 
 from . import selectors
 from .models import CALLER_ID_PREFIX, NUMBER_ID_PREFIX
@@ -19,34 +16,29 @@ class NumberListApi(ResourceListApi):
 
     required_scope = SCOPE
     cursor_id_prefix = NUMBER_ID_PREFIX
-
-    @extend_schema(
-        operation_id="list_numbers",
-        tags=NUMBERS_TAGS,
-        summary="List your virtual numbers, newest first",
+    serializer_class = NumberSerializer
+    operation = Operation(
+        "list_numbers",
+        NUMBERS_TAGS,
+        "List your virtual numbers, newest first",
         description="Every number the account rents or rented (status active or canceled), in the credential's mode.",
         parameters=cursor_parameters(prefix=NUMBER_ID_PREFIX, format="number-id", objects="numbers"),
-        responses={200: NumberSerializer(many=True)},
     )
-    def get(self, request):
-        return self.list(selectors.number_list(principal=request.auth), NumberSerializer)
+
+    def get_rows(self, request):
+        return selectors.number_list(principal=request.auth)
 
 
-class NumberDetailApi(ResourceApi):
+class NumberDetailApi(ResourceDetailApi):
     """One virtual number."""
 
     required_scope = SCOPE
+    path_id = NUMBER_ID
+    serializer_class = NumberSerializer
+    operation = Operation("retrieve_number", NUMBERS_TAGS, "Read one virtual number")
 
-    @extend_schema(
-        operation_id="retrieve_number",
-        tags=NUMBERS_TAGS,
-        summary="Read one virtual number",
-        parameters=[NUMBER_ID.parameter],
-        responses={200: NumberSerializer},
-    )
-    def get(self, request, number_id: str):
-        number = selectors.number_get(principal=request.auth, number_id=number_id)
-        return Response(NumberSerializer(NUMBER_ID.found(number)).data)
+    def get_row(self, request, number_id: str):
+        return selectors.number_get(principal=request.auth, number_id=number_id)
 
 
 class CallerIdListApi(ResourceListApi):
@@ -54,16 +46,16 @@ class CallerIdListApi(ResourceListApi):
 
     required_scope = SCOPE
     cursor_id_prefix = CALLER_ID_PREFIX
-
-    @extend_schema(
-        operation_id="list_caller_ids",
-        tags=NUMBERS_TAGS,
-        summary="List your verified caller IDs, newest first",
+    serializer_class = CallerIdSerializer
+    operation = Operation(
+        "list_caller_ids",
+        NUMBERS_TAGS,
+        "List your verified caller IDs, newest first",
         description=(
             "The numbers the account has verified it holds and may show when it calls; at most one is the default."
         ),
         parameters=cursor_parameters(prefix=CALLER_ID_PREFIX, format="caller-id-id", objects="caller IDs"),
-        responses={200: CallerIdSerializer(many=True)},
     )
-    def get(self, request):
-        return self.list(selectors.caller_id_list(principal=request.auth), CallerIdSerializer)
+
+    def get_rows(self, request):
+        return selectors.caller_id_list(principal=request.auth)

@@ -1,9 +1,8 @@
 """GET /v1/rates?to=: what a call to a number or a country costs (docs/design.md, Phase 2)."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.response import Response
+from drf_spectacular.utils import OpenApiParameter
 
-from apps.api_v1.public import ResourceApi, error_response
+from apps.api_v1.public import Operation, ResourceDetailApi, error_response
 from apps.core.phones import from_query
 
 from .selectors import MAX_QUERY, rate_quote
@@ -29,15 +28,14 @@ TO_PARAMETER = OpenApiParameter(
 )
 
 
-class RateApi(ResourceApi):
+class RateApi(ResourceDetailApi):
     """One rate from the operator's price list, the same for every account."""
 
     required_scope = SCOPE
-
-    @extend_schema(
-        operation_id="retrieve_rate",
-        tags=TAGS,
-        summary="What a call to a number or a country costs",
+    operation = Operation(
+        "retrieve_rate",
+        TAGS,
+        "What a call to a number or a country costs",
         description=(
             "Rates come from the operator's rate deck (loaded with `manage.py import_rates`). A number gets "
             "the rate of the longest prefix that matches it (`estimate: false`); a country gets the range of "
@@ -54,6 +52,9 @@ class RateApi(ResourceApi):
             404: error_response("not_found, param to: the rate deck has no price for the number or country."),
         },
     )
-    def get(self, request):
-        quote = rate_quote(query=from_query(request.query_params.get("to")), from_url=True)
-        return Response(RateSerializer(quote, context={"livemode": request.auth.livemode}).data)
+
+    def get_row(self, request):
+        return rate_quote(query=from_query(request.query_params.get("to")), from_url=True)
+
+    def payload(self, quote) -> dict:
+        return RateSerializer(quote, context={"livemode": self.request.auth.livemode}).data

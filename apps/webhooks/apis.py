@@ -14,6 +14,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from apps.api_v1.public import (
+    Operation,
     ResourceActionApi,
     ResourceApi,
     ResourceListApi,
@@ -92,15 +93,18 @@ def read_write(read_view, write_view):
 class WebhookEndpointListApi(ResourceListApi):
     required_scope = SCOPE
     cursor_id_prefix = ENDPOINT_PREFIX
-
-    @extend_schema(
-        operation_id="list_webhook_endpoints",
-        tags=ENDPOINT_TAGS,
-        summary="List the account's webhook endpoints in this mode, newest first",
+    operation = Operation(
+        "list_webhook_endpoints",
+        ENDPOINT_TAGS,
+        "List the account's webhook endpoints in this mode, newest first",
         responses={200: _object("A list of webhook_endpoint objects (secret null).")},
     )
-    def get(self, request):
-        return self.list_payloads(selectors.endpoint_list(principal=request.auth), endpoint_payload)
+
+    def get_rows(self, request):
+        return selectors.endpoint_list(principal=request.auth)
+
+    def payload(self, endpoint) -> dict:
+        return endpoint_payload(endpoint)
 
 
 class WebhookEndpointCreateApi(_WebhookActionApi):
@@ -211,21 +215,24 @@ class WebhookEndpointTestApi(_WebhookActionApi):
 class WebhookDeliveryListApi(ResourceListApi):
     required_scope = SCOPE
     cursor_id_prefix = DELIVERY_PREFIX
-
-    @extend_schema(
-        operation_id="list_webhook_deliveries",
-        tags=ENDPOINT_TAGS,
-        summary="The endpoint's delivery attempts, newest first",
+    operation = Operation(
+        "list_webhook_deliveries",
+        ENDPOINT_TAGS,
+        "The endpoint's delivery attempts, newest first",
         parameters=[OpenApiParameter("status", str, enum=[s.value for s in DeliveryStatus])],
         responses={
             200: _object("A list of webhook_delivery objects."),
             400: error_response("invalid_request (param status)."),
         },
     )
-    def get(self, request, endpoint_id: str):
+
+    def get_rows(self, request, endpoint_id: str):
         endpoint = _endpoint_or_404(request, endpoint_id)
         wanted = query_choice(request, "status", DeliveryStatus.values)
-        return self.list_payloads(selectors.delivery_list(endpoint=endpoint, status=wanted), delivery_payload)
+        return selectors.delivery_list(endpoint=endpoint, status=wanted)
+
+    def payload(self, delivery) -> dict:
+        return delivery_payload(delivery)
 
 
 # ASCII digits only (str.isdigit takes "²", which int() refuses), at most 11 of them (the year 5138):
@@ -245,11 +252,10 @@ def _created_gte(request):
 class EventListApi(ResourceListApi):
     required_scope = SCOPE
     cursor_id_prefix = EVENT_PREFIX
-
-    @extend_schema(
-        operation_id="list_events",
-        tags=EVENT_TAGS,
-        summary="Events of the last 30 days in this mode, newest first, of the types your scopes allow",
+    operation = Operation(
+        "list_events",
+        EVENT_TAGS,
+        "Events of the last 30 days in this mode, newest first, of the types your scopes allow",
         parameters=[
             OpenApiParameter("type", str, enum=list(types.EVENT_TYPES)),
             OpenApiParameter("created[gte]", int, description="Only events created at or after this Unix time."),
@@ -259,10 +265,13 @@ class EventListApi(ResourceListApi):
             400: error_response("invalid_request (param type or created[gte])."),
         },
     )
-    def get(self, request):
+
+    def get_rows(self, request):
         type_name = query_choice(request, "type", types.EVENT_TYPES)
-        rows = selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
-        return self.list_payloads(rows, event_payload)
+        return selectors.event_list(principal=request.auth, type_name=type_name, created_gte=_created_gte(request))
+
+    def payload(self, event) -> dict:
+        return event_payload(event)
 
 
 def _event_or_404(request, event_id: str):

@@ -371,6 +371,7 @@ SPECTACULAR_SETTINGS = {
         # Last: the examples and curl samples read the operations as the hooks above left them.
         "apps.api_v1.examples.postprocess",
     ],
+    "GET_LIB_DOC_EXCLUDES": "apps.api_v1.openapi.docstring_excludes",
     # Our header versioning is not one spectacular knows; the document is unversioned.
     "DISABLE_ERRORS_AND_WARNINGS": True,
 }

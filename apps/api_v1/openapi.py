@@ -333,3 +333,20 @@ def _plain_text(schema: dict, schemas: dict, seen: set) -> None:
         schema.setdefault("additionalProperties", False)
         for value in schema.get("properties", {}).values():
             _plain_text(value, schemas, seen)
+
+
+def docstring_excludes() -> list[type]:
+    """drf-spectacular's GET_LIB_DOC_EXCLUDES: besides DRF's own classes, the /v1 framework's bases,
+    whose docstrings speak to the developers of a resource app, never to the API's users. An
+    operation's description is its method's docstring or its view's own, never a base's."""
+    from drf_spectacular.plumbing import get_lib_doc_excludes
+
+    from . import bases, idempotency
+
+    framework = [
+        value
+        for module in (bases, idempotency)
+        for value in vars(module).values()
+        if isinstance(value, type) and value.__module__ == module.__name__
+    ]
+    return [*get_lib_doc_excludes(), *framework]

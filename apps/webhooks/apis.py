@@ -54,9 +54,8 @@ def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
     return found_or_404(endpoint, param, "No such webhook endpoint.")
 
 
+# The webhooks' writes: POST-only actions under the webhooks scope.
 class _WebhookActionApi(ResourceActionApi):
-    """A POST-only action on /v1: bearer credentials and the scope check of a resource view, no read."""
-
     required_scope = SCOPE
     # Writes and reads alike spend the reads budget.
     ratelimit_class = budgets.READS
@@ -91,6 +90,9 @@ def read_write(read_view, write_view):
 
 
 class WebhookEndpointListApi(ResourceListApi):
+    """The webhook endpoints of the credential's mode, at most 16; a secret is shown only when it is
+    made (created or rotated), so every endpoint here has secret null."""
+
     required_scope = SCOPE
     cursor_id_prefix = ENDPOINT_PREFIX
     operation = Operation(
@@ -125,11 +127,16 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
         },
     )
     def post(self, request):
+        """The endpoint receives the events of its enabled_events, each signed with its whsec_ secret
+        (Standard Webhooks). The secret is shown in this answer only: a replay of the same
+        Idempotency-Key answers it as null."""
         endpoint, secret = services.endpoint_create(principal=request.auth, data=_body(request))
         return Response(endpoint_payload(endpoint, secret=secret), status=status.HTTP_201_CREATED)
 
 
 class WebhookEndpointDetailApi(ResourceApi):
+    """One webhook endpoint of the credential's mode; its secret is null (it is shown only when made)."""
+
     required_scope = SCOPE
 
     @extend_schema(
@@ -158,6 +165,7 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         },
     )
     def post(self, request, endpoint_id: str):
+        """Only the fields sent change."""
         endpoint = _endpoint_or_404(request, endpoint_id)
         endpoint = services.endpoint_update(principal=request.auth, endpoint=endpoint, data=_body(request))
         return Response(endpoint_payload(endpoint))
@@ -171,6 +179,7 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
         },
     )
     def delete(self, request, endpoint_id: str):
+        """The endpoint receives nothing more, and its pending attempts are dropped."""
         endpoint_id = services.endpoint_delete(principal=request.auth, endpoint=_endpoint_or_404(request, endpoint_id))
         return Response(deleted_endpoint_payload(endpoint_id))
 
@@ -189,6 +198,8 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
         },
     )
     def post(self, request, endpoint_id: str):
+        """The new secret is shown in this answer only. For expires_in seconds the old one signs beside
+        it, so a receiver can change over without refusing an event."""
         endpoint = _endpoint_or_404(request, endpoint_id)
         endpoint, secret = services.endpoint_rotate_secret(
             principal=request.auth, endpoint=endpoint, data=_body(request)
@@ -208,11 +219,14 @@ class WebhookEndpointTestApi(_WebhookActionApi):
         },
     )
     def post(self, request, endpoint_id: str):
+        """A ping event, to this endpoint only, signed and delivered as every event is."""
         event = services.endpoint_send_test(endpoint=_endpoint_or_404(request, endpoint_id))
         return Response(event_payload(event), status=status.HTTP_202_ACCEPTED)
 
 
 class WebhookDeliveryListApi(ResourceListApi):
+    """Each delivery of an event to this endpoint, with its status; filter by status."""
+
     required_scope = SCOPE
     cursor_id_prefix = DELIVERY_PREFIX
     operation = Operation(
@@ -250,6 +264,8 @@ def _created_gte(request):
 
 
 class EventListApi(ResourceListApi):
+    """Events are kept 30 days; only the types the credential's scopes may read are listed."""
+
     required_scope = SCOPE
     cursor_id_prefix = EVENT_PREFIX
     operation = Operation(
@@ -280,6 +296,8 @@ def _event_or_404(request, event_id: str):
 
 
 class EventDetailApi(ResourceApi):
+    """One event of the last 30 days, in the credential's mode."""
+
     required_scope = SCOPE
 
     @extend_schema(
@@ -305,6 +323,8 @@ class EventRedeliverApi(_WebhookActionApi):
         },
     )
     def post(self, request, event_id: str):
+        """One more delivery of the event, now, to one of your endpoints subscribed to its type; the
+        retries of its earlier deliveries keep their schedule."""
         event = _event_or_404(request, event_id)
         data = _body(request)
         services.unknown_fields(data, {"endpoint"})

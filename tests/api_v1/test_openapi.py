@@ -44,3 +44,30 @@ def test_document_describes_the_error_envelope(document):
 def test_only_existing_paths_are_documented(document):
     assert not any(path.startswith("/v1/_") for path in document["paths"])
     assert "/v1/me" in document["paths"]
+
+
+def _framework_docstrings() -> set[str]:
+    import inspect
+
+    from apps.api_v1 import bases, idempotency
+
+    return {
+        inspect.cleandoc(value.__doc__)
+        for module in (bases, idempotency)
+        for value in vars(module).values()
+        if isinstance(value, type) and value.__module__ == module.__name__ and value.__doc__
+    }
+
+
+def test_every_operation_says_what_it_does_to_the_api_user_never_what_a_framework_base_says(document):
+    framework = _framework_docstrings()
+    assert framework
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            description = operation.get("description", "").strip()
+            assert description, f"{method.upper()} {path} has no description"
+            assert not any(description.startswith(text[:60]) for text in framework), (
+                f"{method.upper()} {path} shows a framework docstring: {description[:80]!r}"
+            )

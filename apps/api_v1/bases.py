@@ -131,12 +131,10 @@ class ResourceListApi(_DeclaredRead, ResourceApi):
 
     Subclasses set ``cursor_id_prefix`` (the id prefix of the listed objects)
     and answer with ``self.list(queryset, serializer_class)``; the queryset is
-    already the caller's (a selector filtered it by user and mode).
+    already the caller's (a selector filtered it by user and mode). A list that declares
+    ``operation`` answers from ``get_rows(request, **ids)``, the selector's rows, each written by
+    ``serializer_class`` or else by ``payload``.
     """
-
-    # A list that declares ``operation`` answers from ``get_rows(request, **ids)``, the selector's
-    # rows, each written by ``serializer_class`` or else by ``payload``. (Said here, not in the
-    # docstring: the document gives a list view without a docstring of its own this one.)
 
     pagination_class = IdCursorPagination
     cursor_id_prefix = ""

@@ -78,6 +78,8 @@ class Listener:
         self.stopping, self.alias = stopping, alias
         self.bells = {channel(lane): bell for lane, bell in bells.items()}
         self.listening = threading.Event()  # set while its connection listens
+        # A thread of the worker process (manage.py run_worker, its only caller), never of a web
+        # process: it holds no work of its own, only wakes lanes whose rows are already durable.
         self._thread = threading.Thread(target=self.run, name="jobs-listener", daemon=True)
 
     def start(self) -> "Listener":

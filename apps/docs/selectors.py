@@ -305,70 +305,74 @@ def _rate(budget) -> str:
     return f"{budget.rate:,}/{per}"
 
 
+# Who a budget counts, in the table's words: the budget's own key says it.
+COUNTED_PER = {
+    budgets.PRINCIPAL: "connection or key",
+    budgets.USER: "user",
+    budgets.NUMBER: "number",
+    budgets.IP: "IP address",
+}
+
+
+def _caller_and_user(principal, user, what: str, applies_to: str) -> list[tuple]:
+    """An authenticated budget of docs/spec.md 8.1: the connection's or key's, and beside it the user's,
+    which all of a user's connections and keys spend together."""
+    return [(principal, what, applies_to), (user, what, SAME)]
+
+
 def request_limits() -> list[LimitRow]:
     """The live budgets of docs/spec.md 8.1 and 8.2 that can refuse a request."""
-    limited, oauth = "429 rate_limited", "429 temporarily_unavailable"
     rows = [
-        (
+        *_caller_and_user(
             budgets.READS_PRINCIPAL,
+            budgets.READS_USER,
             "Reads",
             "every /v1 read (GET, HEAD, OPTIONS) with a key or token but the message reads, and every /mcp request",
-            "connection or key",
-            limited,
         ),
-        (budgets.READS_USER, "Reads", SAME, "user", limited),
-        (
+        *_caller_and_user(
             budgets.TRANSCRIPTS_PRINCIPAL,
+            budgets.TRANSCRIPTS_USER,
             "Transcript requests",
             "POST /v1/calls/{id}/transcript",
-            "connection or key",
-            limited,
         ),
-        (budgets.TRANSCRIPTS_USER, "Transcript requests", SAME, "user", limited),
-        (budgets.QUOTES_PRINCIPAL, "Quotes", "POST /v1/quotes, svc_quote_call", "connection or key", limited),
-        (budgets.QUOTES_USER, "Quotes", SAME, "user", limited),
-        (budgets.CALLS_PRINCIPAL, "Call placement", "POST /v1/calls, svc_place_call", "connection or key", limited),
-        (budgets.CALLS_USER, "Call placement", SAME, "user", limited),
-        (
+        *_caller_and_user(budgets.QUOTES_PRINCIPAL, budgets.QUOTES_USER, "Quotes", "POST /v1/quotes, svc_quote_call"),
+        *_caller_and_user(
+            budgets.CALLS_PRINCIPAL, budgets.CALLS_USER, "Call placement", "POST /v1/calls, svc_place_call"
+        ),
+        *_caller_and_user(
             budgets.MESSAGES_PRINCIPAL,
+            budgets.MESSAGES_USER,
             "Message reads",
             "GET /v1/messages and /v1/messages/{id} (in place of Reads), svc_read_messages",
-            "connection or key",
-            limited,
         ),
-        (budgets.MESSAGES_USER, "Message reads", SAME, "user", limited),
         (
             budgets.MESSAGES_NUMBER,
             "A number's messages",
             "every read of one number's messages, whoever reads them, REST and svc_read_messages alike",
-            "number",
-            limited,
         ),
-        (budgets.KEY_MANAGEMENT_USER, "Key management", "/v1/api-keys (signed-in session)", "user", limited),
-        (budgets.METADATA_IP, "Metadata", "/.well-known/* and /v1/openapi.json", "IP address", limited),
-        (
-            budgets.AUTHORIZE_REGISTER_IP,
-            "Authorize and register",
-            "GET /oauth/authorize, POST /oauth/register",
-            "IP address",
-            oauth,
-        ),
-        (budgets.REGISTER_IP_HOURLY, "Register", "POST /oauth/register, in addition", "IP address", oauth),
-        (budgets.TOKEN_FLOOD_IP, "Token flood guard", "POST /oauth/token, POST /oauth/revoke", "IP address", oauth),
-        (budgets.CARRIER_IP, "Carrier callbacks", "every request to /carrier/...", "IP address", limited),
-        (
-            budgets.BEARER_FAILURES_IP,
-            "Failed bearer checks",
-            "a credential sent to /v1 or /mcp that fails lookup",
-            "IP address",
-            "429 rate_limited instead of 401",
-        ),
+        (budgets.KEY_MANAGEMENT_USER, "Key management", "/v1/api-keys (signed-in session)"),
+        (budgets.METADATA_IP, "Metadata", "/.well-known/* and /v1/openapi.json"),
+        (budgets.AUTHORIZE_REGISTER_IP, "Authorize and register", "GET /oauth/authorize, POST /oauth/register"),
+        (budgets.REGISTER_IP_HOURLY, "Register", "POST /oauth/register, in addition"),
+        (budgets.TOKEN_FLOOD_IP, "Token flood guard", "POST /oauth/token, POST /oauth/revoke"),
+        (budgets.CARRIER_IP, "Carrier callbacks", "every request to /carrier/..."),
+        (budgets.BEARER_FAILURES_IP, "Failed bearer checks", "a credential sent to /v1 or /mcp that fails lookup"),
     ]
     return [
-        LimitRow(what, applies_to, per, _rate(budget), effect)
-        for budget, what, applies_to, per, effect in rows
+        LimitRow(what, applies_to, COUNTED_PER[budget.key], _rate(budget), _refusal(budget))
+        for budget, what, applies_to in rows
         if budget.live and not budget.alert_only
     ]
+
+
+# The OAuth endpoints answer a spent budget in RFC 6749's words (docs/spec.md 8.2).
+OAUTH_ANSWERED = {budgets.AUTHORIZE_REGISTER_IP, budgets.REGISTER_IP_HOURLY, budgets.TOKEN_FLOOD_IP}
+
+
+def _refusal(budget) -> str:
+    if budget is budgets.BEARER_FAILURES_IP:
+        return "429 rate_limited instead of 401"
+    return "429 temporarily_unavailable" if budget in OAUTH_ANSWERED else "429 rate_limited"
 
 
 def oauth_lockouts(known: dict | None = None) -> list[LimitRow]:
@@ -378,7 +382,7 @@ def oauth_lockouts(known: dict | None = None) -> list[LimitRow]:
         LimitRow(
             "Failed exchanges",
             "POST /oauth/token",
-            "IP address",
+            COUNTED_PER[budgets.EXCHANGE_FAILURES_IP.key],
             _rate(budgets.EXCHANGE_FAILURES_IP),
             f"{budgets.EXCHANGE_FAILURES_IP.penalty} s back-off: 429 temporarily_unavailable before any grant work",
         ),

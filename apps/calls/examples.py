@@ -8,6 +8,14 @@ from apps.api_v1.public import EXAMPLE_TIME, list_example, response_example
 from .models import Call, Quote, Transcript, TranscriptStatus
 from .serializers import CallSerializer, QuoteSerializer, transcript_object
 
+# One caller, one callee and one rate in every example, so the reference's quote, call and ended
+# call read as one story.
+YOUR_NUMBER = "+34612345678"
+CALLEE = {"to_number": "+4915112345678", "to_country": "DE"}
+# Your phone rings first and the callee sees your number.
+RINGS = {"your_number": YOUR_NUMBER, "caller_id": YOUR_NUMBER}
+RATE = {"per_minute_amount_decimal": Decimal("9"), "first_seconds": 60, "next_seconds": 60, "currency": "usd"}
+
 
 def _call() -> Call:
     call = Call(
@@ -16,17 +24,13 @@ def _call() -> Call:
         created=EXAMPLE_TIME - timedelta(hours=1, minutes=7),
         direction="outbound",
         status="completed",
-        from_number="+34612345678",
-        to_number="+4915112345678",
-        to_country="DE",
+        from_number=YOUR_NUMBER,
+        **CALLEE,
         contact_id="ct_5Hs8Nq2WzL7cKx4RbT9mPv1D",
         answered_at=EXAMPLE_TIME - timedelta(hours=1, minutes=6, seconds=48),
         ended_at=EXAMPLE_TIME - timedelta(hours=1, seconds=53),
         duration=355,
-        per_minute_amount_decimal=Decimal("9"),
-        first_seconds=60,
-        next_seconds=60,
-        currency="usd",
+        **RATE,
     )
     call.transcript_ref = "trs_8Vm3Qc6XzN1kLw5RtB2pHy7S"  # the list's annotation of the transcript's id
     return call
@@ -50,23 +54,18 @@ QUOTE_ID = "quo_3Xn8Wb1QzK6cLt9RmV2pHs4D"
 PLACED_CALL_ID = "call_6Tz2Kq8WbN4mLx1RcV7pYs5E"
 
 
-@response_example("create_quote", body={"to": "+4915112345678", "record": False})
+@response_example("create_quote", body={"to": CALLEE["to_number"], "record": False})
 def quote() -> dict:
     quote = Quote(
         id=QUOTE_ID,
         livemode=True,
         created=EXAMPLE_TIME,
         expires_at=EXAMPLE_TIME + timedelta(minutes=10),
-        to_number="+4915112345678",
-        to_country="DE",
+        **CALLEE,
         label="Germany - Mobile (Telekom)",
-        your_number="+34612345678",
-        caller_id="+34612345678",
+        **RINGS,
         record=False,
-        currency="usd",
-        per_minute_amount_decimal=Decimal("9"),
-        first_seconds=60,
-        next_seconds=60,
+        **RATE,
         max_duration=12120,
         max_amount=1818,
     )
@@ -81,16 +80,11 @@ def _placed(**changes) -> Call:
         created=EXAMPLE_TIME + timedelta(seconds=20),
         direction="outbound",
         status="ringing_you",
-        from_number="+34612345678",
-        to_number="+4915112345678",
-        to_country="DE",
-        per_minute_amount_decimal=Decimal("9"),
-        first_seconds=60,
-        next_seconds=60,
-        currency="usd",
+        from_number=YOUR_NUMBER,
+        **CALLEE,
+        **RATE,
         quote_id=QUOTE_ID,
-        your_number="+34612345678",
-        caller_id="+34612345678",
+        **RINGS,
         record=False,
         max_duration=12120,
         ringing_you_at=EXAMPLE_TIME + timedelta(seconds=20),

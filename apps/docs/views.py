@@ -67,27 +67,23 @@ def content_security_policy() -> str:
     )
 
 
-def _page(request, template: str, page: str, known: dict | None = None, **context):
+def _page(request, name: str, known: dict | None = None, **context):
+    """The page ``name``: its template ``docs/<name>.html``, and ``docs-<name>`` in the pages' menu."""
     known = known if known is not None else selectors.facts()
-    response = render(request, f"docs/{template}", {"facts": known, "pages": PAGES, "page": page, **context})
+    context = {"facts": known, "pages": PAGES, "page": f"docs-{name}", **context}
+    response = render(request, f"docs/{name}.html", context)
     response["Content-Security-Policy"] = content_security_policy()
     return response
 
 
 @require_safe
 def index(request):
-    return _page(
-        request,
-        "index.html",
-        "docs-index",
-        limits=selectors.request_limits(),
-        starter_scopes=selectors.starter_scopes(),
-    )
+    return _page(request, "index", limits=selectors.request_limits(), starter_scopes=selectors.starter_scopes())
 
 
 @require_safe
 def api_reference(request):
-    return _page(request, "api.html", "docs-api")
+    return _page(request, "api")
 
 
 @require_safe
@@ -95,8 +91,7 @@ def errors(request):
     known = selectors.facts()
     return _page(
         request,
-        "errors.html",
-        "docs-errors",
+        "errors",
         known,
         types=selectors.type_rows(),
         codes=selectors.error_rows(known),
@@ -110,8 +105,7 @@ def oauth(request):
     known = selectors.facts()
     return _page(
         request,
-        "oauth.html",
-        "docs-oauth",
+        "oauth",
         known,
         metadata=selectors.authorization_server(),
         resources=selectors.protected_resources(),
@@ -126,8 +120,7 @@ def oauth(request):
 def mcp(request):
     return _page(
         request,
-        "mcp.html",
-        "docs-mcp",
+        "mcp",
         server=selectors.mcp_server(),
         tools=selectors.tool_rows(),
         scopes=selectors.scope_rows(),
@@ -137,9 +130,7 @@ def mcp(request):
 
 @require_safe
 def versions(request):
-    return _page(
-        request, "versions.html", "docs-versions", versions=selectors.version_rows(), server=selectors.mcp_server()
-    )
+    return _page(request, "versions", versions=selectors.version_rows(), server=selectors.mcp_server())
 
 
 @require_safe
@@ -147,8 +138,7 @@ def security(request):
     local_host = selectors.contact_unset_on_local_address()
     return _page(
         request,
-        "security.html",
-        "docs-security",
+        "security",
         contact=selectors.security_contact(),
         contact_unset_on_local_address=local_host is not None,
         local_host=local_host,
@@ -183,9 +173,9 @@ def favicon(request):
 
 @require_safe
 def webhooks(request):
-    return _page(request, "webhooks.html", "docs-webhooks", **selectors.webhook_facts())
+    return _page(request, "webhooks", **selectors.webhook_facts())
 
 
 @require_safe
 def calls(request):
-    return _page(request, "calls.html", "docs-calls", **selectors.simulator_facts())
+    return _page(request, "calls", **selectors.simulator_facts())

@@ -6,12 +6,10 @@ from apps.jobs.public import schedule
 
 from .idempotency import idempotency_purge
 
-
-@schedule(
+schedule(
     "api_v1.purge_idempotency_keys",
+    idempotency_purge,
     every=timedelta(hours=1),
     at=timedelta(minutes=5),
     description="Idempotency-Key records past their 24-hour reuse window are deleted.",
 )
-def purge_idempotency_keys(*, now) -> None:
-    idempotency_purge(now=now)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.api_v1.public import has_scope, page
 from apps.core.errors import ApiError
-from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, list_of, register
 
 from . import selectors, spoken
 from .models import CALL_PREFIX, Direction, Status
@@ -45,19 +45,20 @@ def _unknown_call(call_id: str) -> ToolFailure:
 
 # --- svc_list_calls ---------------------------------------------------------------------------
 
-LIST_FIELDS = (
-    "id",
-    "direction",
-    "status",
-    "from",
-    "to",
-    "contact_name",
-    "created",
-    "duration",
-    "amount",
-    "amount_display",
-    "currency",
-)
+# The fields of a call in the list: its schema declares them, and list_calls copies exactly these.
+LIST_ITEM_PROPERTIES = {
+    "id": {"type": "string"},
+    "direction": {"type": "string", "enum": Direction.values},
+    "status": {"type": "string", "enum": Status.values},
+    "from": {"type": "string", "description": "Calling number, E.164."},
+    "to": {"type": "string", "description": "Called number, E.164."},
+    "contact_name": {**NULLABLE_STRING, "description": "Null when no contact matched or names are hidden."},
+    "created": {"type": "integer", "description": "Unix seconds (UTC)."},
+    "duration": {"type": "integer", "description": "Talk seconds (so far, while in progress)."},
+    "amount": {**NULLABLE_INTEGER, "description": "Minor units; null if never answered."},
+    "amount_display": {**NULLABLE_STRING, "description": 'The amount for display, e.g. "$0.09".'},
+    "currency": {"type": "string"},
+}
 
 
 def list_calls(*, principal, arguments) -> dict:
@@ -78,7 +79,7 @@ def list_calls(*, principal, arguments) -> dict:
     items = []
     for call in found.items:
         item = call_item(call, serializer.to_representation(call), names)
-        items.append({k: item[k] for k in LIST_FIELDS})
+        items.append({k: item[k] for k in LIST_ITEM_PROPERTIES})
     return {
         "calls": items,
         "has_more": found.has_more,
@@ -88,25 +89,6 @@ def list_calls(*, principal, arguments) -> dict:
         ),
     }
 
-
-LIST_ITEM_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "direction": {"type": "string", "enum": Direction.values},
-        "status": {"type": "string", "enum": Status.values},
-        "from": {"type": "string", "description": "Calling number, E.164."},
-        "to": {"type": "string", "description": "Called number, E.164."},
-        "contact_name": {**NULLABLE_STRING, "description": "Null when no contact matched or names are hidden."},
-        "created": {"type": "integer", "description": "Unix seconds (UTC)."},
-        "duration": {"type": "integer", "description": "Talk seconds (so far, while in progress)."},
-        "amount": {**NULLABLE_INTEGER, "description": "Minor units; null if never answered."},
-        "amount_display": {**NULLABLE_STRING, "description": 'The amount for display, e.g. "$0.09".'},
-        "currency": {"type": "string"},
-    },
-    "required": list(LIST_FIELDS),
-    "additionalProperties": False,
-}
 
 svc_list_calls = register(
     ToolSpec(
@@ -145,7 +127,7 @@ svc_list_calls = register(
         output_schema={
             "type": "object",
             "properties": {
-                "calls": {"type": "array", "maxItems": LIST_LIMIT_MAX, "items": LIST_ITEM_SCHEMA},
+                "calls": list_of(LIST_ITEM_PROPERTIES, most=LIST_LIMIT_MAX),
                 "has_more": {"type": "boolean", "description": "True when older calls follow."},
                 "contact_names_hidden": {
                     "type": "boolean",

@@ -4,7 +4,7 @@ from apps.api_v1.public import page
 from apps.core.echo import echoed
 from apps.core.phones import readable
 from apps.core.text import one_line
-from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, list_of, register
 
 from . import selectors
 from .models import MAX_PHONE_NUMBERS
@@ -52,15 +52,10 @@ def search_contacts(*, principal, arguments) -> dict:
     return {"contacts": contacts, "has_more": has_more, "spoken": spoken_matches(query, contacts, has_more)}
 
 
-PHONE_NUMBER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "number": {"type": "string", "description": "E.164, with +."},
-        "label": {"type": "string", "enum": ["mobile", "home", "work", "other"]},
-        "country": {"type": ["string", "null"], "description": "ISO 3166-1 alpha-2 of the number."},
-    },
-    "required": ["number", "label", "country"],
-    "additionalProperties": False,
+PHONE_NUMBER_PROPERTIES = {
+    "number": {"type": "string", "description": "E.164, with +."},
+    "label": {"type": "string", "enum": ["mobile", "home", "work", "other"]},
+    "country": {"type": ["string", "null"], "description": "ISO 3166-1 alpha-2 of the number."},
 }
 
 svc_search_contacts = register(
@@ -101,24 +96,14 @@ svc_search_contacts = register(
         output_schema={
             "type": "object",
             "properties": {
-                "contacts": {
-                    "type": "array",
-                    "maxItems": MAX_RESULTS,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string", "description": "Contact id, ct_..."},
-                            "name": {"type": "string"},
-                            "phone_numbers": {
-                                "type": "array",
-                                "maxItems": MAX_PHONE_NUMBERS,
-                                "items": PHONE_NUMBER_SCHEMA,
-                            },
-                        },
-                        "required": ["id", "name", "phone_numbers"],
-                        "additionalProperties": False,
+                "contacts": list_of(
+                    {
+                        "id": {"type": "string", "description": "Contact id, ct_..."},
+                        "name": {"type": "string"},
+                        "phone_numbers": list_of(PHONE_NUMBER_PROPERTIES, most=MAX_PHONE_NUMBERS),
                     },
-                },
+                    most=MAX_RESULTS,
+                ),
                 "has_more": {"type": "boolean", "description": "true when more contacts match than were returned."},
                 "spoken": {"type": "string", "description": "One sentence naming the matches, for reading aloud."},
             },

@@ -46,8 +46,8 @@ The guarantees:
 - A kind with no handler is refused by ``enqueue``; rows already written for a kind whose
   handler has gone stay ``ready`` and are named in the worker's log at start-up.
 
-Recurring work (a purge every day) is declared with ``@schedule(kind, every=...)`` in the
-same ``jobs.py``; every worker writes the current period's row and one of them runs it
+Recurring work (a purge every day) is declared with ``schedule(kind, service, every=...)`` in
+the same ``jobs.py``; every worker writes the current period's row and one of them runs it
 (apps/jobs/schedules.py).
 
 Restricting a run: ``subject`` is an indexed column set by ``enqueue(subject=...)``, the

@@ -4,12 +4,11 @@ In the app's ``jobs.py``::
 
     from apps.jobs.public import schedule
 
-    @schedule("audit.purge", every=timedelta(days=1), at=timedelta(hours=3),
-              description="Audit entries older than 400 days are deleted.")
-    def purge(*, now) -> None:
-        audit_purge(now=now)
+    schedule("audit.purge", audit_purge, every=timedelta(days=1), at=timedelta(hours=3),
+             description="Audit entries older than 400 days are deleted.")
 
-A schedule is a handler of its own kind plus a period. Periods are counted from the Unix
+The work is the app's own service, called as ``fn(now=...)``: the purge an operator's command
+runs too. A schedule is a handler of its own kind plus a period. Periods are counted from the Unix
 epoch in UTC and start at ``at`` past each boundary (03:00 UTC for a daily one above).
 Every worker writes the row of the current period (``seed``) with the period's start as
 its dedupe key, so however many workers run, a period has one row, and the claim gives
@@ -59,23 +58,29 @@ class Schedule:
 _schedules: dict[str, Schedule] = {}
 
 
-def schedule(kind: str, *, every: timedelta, at: timedelta = timedelta(0), description: str, **handler_options):
-    """Declare ``fn(*, now)`` as recurring work of ``kind``, run once every ``every``."""
+def schedule(
+    kind: str,
+    fn: Callable[..., object],
+    *,
+    every: timedelta,
+    at: timedelta = timedelta(0),
+    description: str,
+    **handler_options,
+) -> None:
+    """Declare ``fn(*, now)`` as recurring work of ``kind``, run once every ``every``; what it returns is dropped."""
     if every < timedelta(minutes=1):
         raise ImproperlyConfigured(f"Schedule {kind!r}: a period is at least a minute.")
     if not timedelta(0) <= at < every:
         raise ImproperlyConfigured(f"Schedule {kind!r}: at must lie within the period.")
 
-    def decorate(fn):
-        def run(payload: dict) -> None:
-            fn(now=timezone.now())
+    def run(payload: dict) -> None:
+        fn(now=timezone.now())
 
-        run.__module__, run.__qualname__ = fn.__module__, fn.__qualname__
-        registry.handler(kind, **handler_options)(run)
-        _schedules[kind] = Schedule(kind=kind, fn=fn, every=every, at=at, description=description)
-        return fn
-
-    return decorate
+    # Named as the work itself, not ``schedule.<locals>.run``: the registry tells a kind declared
+    # again with the same work (a module imported twice) from one declared with other work.
+    run.__module__, run.__qualname__ = fn.__module__, fn.__qualname__
+    registry.handler(kind, **handler_options)(run)
+    _schedules[kind] = Schedule(kind=kind, fn=fn, every=every, at=at, description=description)
 
 
 def schedules() -> list[Schedule]:

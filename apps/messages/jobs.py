@@ -12,12 +12,11 @@ from .services import messages_purge
 PURGE_KIND = "messages.purge"
 
 
-@schedule(
+# Idempotent: a second run deletes what is old by then.
+schedule(
     PURGE_KIND,
+    messages_purge,
     every=timedelta(days=1),
     at=timedelta(hours=3),  # UTC: a quiet hour
     description="Messages older than MESSAGE_RETENTION_DAYS (30) are deleted.",
 )
-def purge(*, now) -> None:
-    # Idempotent: a second run deletes what is old by then.
-    messages_purge(now=now)

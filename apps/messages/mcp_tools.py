@@ -15,7 +15,7 @@ from apps.core.echo import echoed
 from apps.core.errors import ApiError
 from apps.core.phones import readable
 from apps.core.request_context import current_request
-from apps.mcp_bridge.public import ToolFailure, ToolSpec, register
+from apps.mcp_bridge.public import ToolFailure, ToolSpec, list_of, register
 from apps.ratelimit.public import ratelimit_class
 
 from . import reading, selectors
@@ -189,34 +189,28 @@ svc_read_messages = register(
             "type": "object",
             "properties": {
                 "number": {"type": "string", "description": "The number read, E.164."},
-                "messages": {
-                    "type": "array",
-                    "maxItems": LIMIT_MAX,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string", "description": "Message id, msg_..."},
-                            "from": {"type": "string", "description": "The sender: E.164 or an alphanumeric id."},
-                            "created": {"type": "integer", "description": "Unix seconds (UTC)."},
-                            "body": {"type": "string", "description": "Text from the sender. " + SENDER_TEXT},
-                            "one_time_code": {
-                                "type": ["object", "null"],
-                                "properties": {
-                                    "code": {"type": "string"},
-                                    "domain": {
-                                        "type": ["string", "null"],
-                                        "description": "The site the code is for, when the message names one.",
-                                    },
+                "messages": list_of(
+                    {
+                        "id": {"type": "string", "description": "Message id, msg_..."},
+                        "from": {"type": "string", "description": "The sender: E.164 or an alphanumeric id."},
+                        "created": {"type": "integer", "description": "Unix seconds (UTC)."},
+                        "body": {"type": "string", "description": "Text from the sender. " + SENDER_TEXT},
+                        "one_time_code": {
+                            "type": ["object", "null"],
+                            "properties": {
+                                "code": {"type": "string"},
+                                "domain": {
+                                    "type": ["string", "null"],
+                                    "description": "The site the code is for, when the message names one.",
                                 },
-                                "required": ["code", "domain"],
-                                "additionalProperties": False,
-                                "description": "The one-time code the message carries, or null. " + CODE_SAFETY,
                             },
+                            "required": ["code", "domain"],
+                            "additionalProperties": False,
+                            "description": "The one-time code the message carries, or null. " + CODE_SAFETY,
                         },
-                        "required": ["id", "from", "created", "body", "one_time_code"],
-                        "additionalProperties": False,
                     },
-                },
+                    most=LIMIT_MAX,
+                ),
                 "has_more": {"type": "boolean", "description": "More messages in the window than limit."},
                 "sender_text": {"type": "string", "description": "How to treat the bodies: text from senders."},
                 "spoken": {"type": "string", "description": "The messages for reading aloud; codes with their site."},

@@ -3,7 +3,7 @@
 from babel import Locale
 
 from apps.core.phones import country_name, readable
-from apps.mcp_bridge.public import ToolSpec, register
+from apps.mcp_bridge.public import ToolSpec, list_of, register
 
 from . import selectors
 from .models import NumberStatus
@@ -104,46 +104,34 @@ svc_list_numbers = register(
         output_schema={
             "type": "object",
             "properties": {
-                "numbers": {
-                    "type": "array",
-                    "maxItems": MAX_ITEMS,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string", "description": "Number id, num_..."},
-                            "number": {"type": "string", "description": "E.164, with +."},
-                            "country": COUNTRY,
-                            "type": {"type": "string", "enum": ["local", "mobile", "national", "toll_free"]},
-                            "capabilities": {
-                                "type": "object",
-                                "properties": {"voice": {"type": "boolean"}, "sms": {"type": "boolean"}},
-                                "required": ["voice", "sms"],
-                                "additionalProperties": False,
-                            },
-                            "messages_opt_in": {
-                                "type": "boolean",
-                                "description": "Whether the user lets connected apps read this number's messages.",
-                            },
+                "numbers": list_of(
+                    {
+                        "id": {"type": "string", "description": "Number id, num_..."},
+                        "number": {"type": "string", "description": "E.164, with +."},
+                        "country": COUNTRY,
+                        "type": {"type": "string", "enum": ["local", "mobile", "national", "toll_free"]},
+                        "capabilities": {
+                            "type": "object",
+                            "properties": {"voice": {"type": "boolean"}, "sms": {"type": "boolean"}},
+                            "required": ["voice", "sms"],
+                            "additionalProperties": False,
                         },
-                        "required": ["id", "number", "country", "type", "capabilities", "messages_opt_in"],
-                        "additionalProperties": False,
-                    },
-                },
-                "caller_ids": {
-                    "type": "array",
-                    "maxItems": MAX_ITEMS,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string", "description": "Caller ID id, cid_..."},
-                            "number": {"type": "string", "description": "E.164, with +."},
-                            "country": COUNTRY,
-                            "default": {"type": "boolean", "description": "The caller ID calls show by default."},
+                        "messages_opt_in": {
+                            "type": "boolean",
+                            "description": "Whether the user lets connected apps read this number's messages.",
                         },
-                        "required": ["id", "number", "country", "default"],
-                        "additionalProperties": False,
                     },
-                },
+                    most=MAX_ITEMS,
+                ),
+                "caller_ids": list_of(
+                    {
+                        "id": {"type": "string", "description": "Caller ID id, cid_..."},
+                        "number": {"type": "string", "description": "E.164, with +."},
+                        "country": COUNTRY,
+                        "default": {"type": "boolean", "description": "The caller ID calls show by default."},
+                    },
+                    most=MAX_ITEMS,
+                ),
                 "has_more": {
                     "type": "boolean",
                     "description": (

@@ -7,22 +7,18 @@ from apps.jobs.public import schedule
 from .registration.services import client_purge_unused
 from .services import oauth_purge_stale
 
-
-@schedule(
+schedule(
     "oauth.purge_stale",
+    oauth_purge_stale,
     every=timedelta(days=1),
     at=timedelta(hours=3, minutes=20),
     description="Consent transactions and authorization codes a day past their expiry are deleted.",
 )
-def purge_stale(*, now) -> None:
-    oauth_purge_stale(now=now)
 
-
-@schedule(
+schedule(
     "oauth.purge_registrations",
+    client_purge_unused,
     every=timedelta(days=1),
     at=timedelta(hours=3, minutes=30),
     description="Self-registered clients never used within 30 days of registering are deleted (docs/spec.md 4.3, 8.5).",
 )
-def purge_registrations(*, now) -> None:
-    client_purge_unused(now=now)

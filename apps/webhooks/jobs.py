@@ -18,21 +18,18 @@ def deliver_attempt(payload: dict) -> None:
     deliver(payload["delivery"])
 
 
-@schedule(
+schedule(
     "webhooks.disable_failing",
+    disable_failing,
     every=timedelta(hours=1),
     at=timedelta(minutes=15),
     description="Endpoints whose deliveries have all failed for 5 days are disabled and their owner emailed.",
 )
-def check_failing(*, now) -> None:
-    disable_failing(now=now)
 
-
-@schedule(
+schedule(
     "webhooks.purge_events",
+    purge_events,
     every=timedelta(days=1),
     at=timedelta(hours=3, minutes=40),
     description="Events (and their delivery attempts) older than WEBHOOK_EVENT_RETENTION_DAYS are deleted.",
 )
-def purge_old_events(*, now) -> None:
-    purge_events(now=now)

@@ -29,12 +29,15 @@ def found_or_404(value, param: str, message: str | None = None):
 @dataclass(frozen=True)
 class PathId:
     """The path parameter ``name``, an id of ``prefix``: its pattern is ``core.ids.id_pattern``'s
-    unless the resource's ids follow a ``pattern`` of their own."""
+    unless the resource's ids follow a ``pattern`` of their own. Its 404 says "No such <noun>."
+    unless the resource's ``message`` says more (``found_or_404``); without a ``description`` the
+    document describes the parameter by its pattern alone."""
 
     name: str
     prefix: str
-    description: str
+    description: str | None = None
     pattern: str | None = None
+    message: str | None = None
 
     @property
     def parameter(self) -> OpenApiParameter:
@@ -44,4 +47,4 @@ class PathId:
 
     def found(self, value):
         """``value``, read for this path id; None is 404 ``not_found`` naming it."""
-        return found_or_404(value, self.name)
+        return found_or_404(value, self.name, self.message)

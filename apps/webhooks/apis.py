@@ -15,8 +15,9 @@ from rest_framework.response import Response
 
 from apps.api_v1.public import (
     Operation,
+    PathId,
     ResourceActionApi,
-    ResourceApi,
+    ResourceDetailApi,
     ResourceListApi,
     error_response,
     found_or_404,
@@ -34,6 +35,10 @@ from .serializers import deleted_endpoint_payload, delivery_payload, endpoint_pa
 SCOPE = "webhooks:manage"
 ENDPOINT_TAGS = ["Webhook endpoints"]
 EVENT_TAGS = ["Events"]
+# No description: every route of these ids, the actions' too, documents them by their pattern alone
+# (openapi.PATH_ID_PREFIXES).
+ENDPOINT_ID = PathId("endpoint_id", ENDPOINT_PREFIX, message="No such webhook endpoint.")
+EVENT_ID = PathId("event_id", EVENT_PREFIX, message="No such event (events are kept 30 days).")
 
 
 def _object(description: str) -> OpenApiResponse:
@@ -49,9 +54,9 @@ def _body(request) -> dict:
     return data
 
 
-def _endpoint_or_404(request, endpoint_id: str, *, param: str = "endpoint_id"):
+def _endpoint_or_404(request, endpoint_id: str, *, param: str = ENDPOINT_ID.name):
     endpoint = selectors.endpoint_get(principal=request.auth, endpoint_id=endpoint_id)
-    return found_or_404(endpoint, param, "No such webhook endpoint.")
+    return found_or_404(endpoint, param, ENDPOINT_ID.message)
 
 
 # The webhooks' writes: POST-only actions under the webhooks scope.
@@ -134,19 +139,23 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
         return Response(endpoint_payload(endpoint, secret=secret), status=status.HTTP_201_CREATED)
 
 
-class WebhookEndpointDetailApi(ResourceApi):
+class WebhookEndpointDetailApi(ResourceDetailApi):
     """One webhook endpoint of the credential's mode; its secret is null (it is shown only when made)."""
 
     required_scope = SCOPE
-
-    @extend_schema(
-        operation_id="retrieve_webhook_endpoint",
-        tags=ENDPOINT_TAGS,
-        summary="Read one webhook endpoint",
+    path_id = ENDPOINT_ID
+    operation = Operation(
+        "retrieve_webhook_endpoint",
+        ENDPOINT_TAGS,
+        "Read one webhook endpoint",
         responses={200: _object("The webhook_endpoint (secret null).")},
     )
-    def get(self, request, endpoint_id: str):
-        return Response(endpoint_payload(_endpoint_or_404(request, endpoint_id)))
+
+    def get_row(self, request, endpoint_id: str):
+        return selectors.endpoint_get(principal=request.auth, endpoint_id=endpoint_id)
+
+    def payload(self, endpoint) -> dict:
+        return endpoint_payload(endpoint)
 
 
 class WebhookEndpointChangeApi(_WebhookActionApi):
@@ -290,24 +299,18 @@ class EventListApi(ResourceListApi):
         return event_payload(event)
 
 
-def _event_or_404(request, event_id: str):
-    event = selectors.event_get(principal=request.auth, event_id=event_id)
-    return found_or_404(event, "event_id", "No such event (events are kept 30 days).")
-
-
-class EventDetailApi(ResourceApi):
+class EventDetailApi(ResourceDetailApi):
     """One event of the last 30 days, in the credential's mode."""
 
     required_scope = SCOPE
+    path_id = EVENT_ID
+    operation = Operation("retrieve_event", EVENT_TAGS, "Read one event", responses={200: _object("The event.")})
 
-    @extend_schema(
-        operation_id="retrieve_event",
-        tags=EVENT_TAGS,
-        summary="Read one event",
-        responses={200: _object("The event.")},
-    )
-    def get(self, request, event_id: str):
-        return Response(event_payload(_event_or_404(request, event_id)))
+    def get_row(self, request, event_id: str):
+        return selectors.event_get(principal=request.auth, event_id=event_id)
+
+    def payload(self, event) -> dict:
+        return event_payload(event)
 
 
 class EventRedeliverApi(_WebhookActionApi):
@@ -325,7 +328,7 @@ class EventRedeliverApi(_WebhookActionApi):
     def post(self, request, event_id: str):
         """One more delivery of the event, now, to one of your endpoints subscribed to its type; the
         retries of its earlier deliveries keep their schedule."""
-        event = _event_or_404(request, event_id)
+        event = EVENT_ID.found(selectors.event_get(principal=request.auth, event_id=event_id))
         data = _body(request)
         services.unknown_fields(data, {"endpoint"})
         endpoint_id = data.get("endpoint")

@@ -26,28 +26,30 @@ class EventType:
 
 
 _CALL = "The call as GET /v1/calls/{id} shows it."
+
+
+def _transcript(name: str, description: str) -> EventType:
+    """A transcript.* type: thin, and sent only while the account holder shares call summaries."""
+    return EventType(
+        name,
+        "transcripts:read",
+        description,
+        "Thin: id, object, call, status.",
+        thin_fields=("id", "object", "call", "status"),
+        switch="call_summaries",
+    )
+
+
 EVENT_TYPES: dict[str, EventType] = {
     t.name: t
     for t in (
         EventType("call.ringing_you", "calls:read", "A callback call is ringing your phone.", _CALL),
         EventType("call.in_progress", "calls:read", "The callee answered; billing has started.", _CALL),
         EventType("call.ended", "calls:read", "A call ended, whatever its outcome (see end_reason).", _CALL),
-        EventType(
-            "transcript.completed",
-            "transcripts:read",
-            "A transcript is ready; read it with GET /v1/calls/{call}?expand[]=transcript.",
-            "Thin: id, object, call, status.",
-            thin_fields=("id", "object", "call", "status"),
-            switch="call_summaries",
+        _transcript(
+            "transcript.completed", "A transcript is ready; read it with GET /v1/calls/{call}?expand[]=transcript."
         ),
-        EventType(
-            "transcript.failed",
-            "transcripts:read",
-            "A transcript could not be made (see failure_reason when you read it).",
-            "Thin: id, object, call, status.",
-            thin_fields=("id", "object", "call", "status"),
-            switch="call_summaries",
-        ),
+        _transcript("transcript.failed", "A transcript could not be made (see failure_reason when you read it)."),
         EventType(
             "message.received",
             "messages:read",

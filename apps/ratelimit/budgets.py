@@ -67,18 +67,19 @@ def per_minute(name: str, n: int, key: str, **kw) -> Budget:
     return Budget(name, burst=n, rate=n, period=60, key=key, **kw)
 
 
+def per_caller_and_user(name: str, principal: int, user: int) -> tuple[Budget, Budget]:
+    """An authenticated budget of docs/spec.md 8.1: one per connection or key, and one per user that
+    all of a user's connections and keys spend together."""
+    return per_minute(f"{name}.principal", principal, PRINCIPAL), per_minute(f"{name}.user", user, USER)
+
+
 # --- 8.1 Authenticated budgets -------------------------------------------------
-READS_PRINCIPAL = per_minute("reads.principal", 60, PRINCIPAL)
-READS_USER = per_minute("reads.user", 120, USER)
+READS_PRINCIPAL, READS_USER = per_caller_and_user("reads", 60, 120)
 READS_CLIENT = per_minute("reads.client", 3000, CLIENT, alert_only=True)
-TRANSCRIPTS_PRINCIPAL = per_minute("transcripts.principal", 5, PRINCIPAL)
-TRANSCRIPTS_USER = per_minute("transcripts.user", 5, USER)
-QUOTES_PRINCIPAL = per_minute("quotes.principal", 20, PRINCIPAL)
-QUOTES_USER = per_minute("quotes.user", 20, USER)
-CALLS_PRINCIPAL = per_minute("calls.principal", 10, PRINCIPAL)
-CALLS_USER = per_minute("calls.user", 10, USER)
-MESSAGES_PRINCIPAL = per_minute("messages.principal", 60, PRINCIPAL)
-MESSAGES_USER = per_minute("messages.user", 120, USER)
+TRANSCRIPTS_PRINCIPAL, TRANSCRIPTS_USER = per_caller_and_user("transcripts", 5, 5)
+QUOTES_PRINCIPAL, QUOTES_USER = per_caller_and_user("quotes", 20, 20)
+CALLS_PRINCIPAL, CALLS_USER = per_caller_and_user("calls", 10, 10)
+MESSAGES_PRINCIPAL, MESSAGES_USER = per_caller_and_user("messages", 60, 120)
 # Beside the caller's budgets: one number's messages, whoever reads them (REST and the tool alike).
 MESSAGES_NUMBER = per_minute("messages.number", 10, NUMBER)
 KEY_MANAGEMENT_USER = per_minute("keys.user", 30, USER)

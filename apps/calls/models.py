@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from apps.core.ids import id_default
+from apps.core.models import AccountRow
 
 CALL_PREFIX = "call_"
 TRANSCRIPT_PREFIX = "trs_"
@@ -59,12 +60,8 @@ class EndReason(models.TextChoices):
     TIME_LIMIT = "time_limit"
 
 
-class Call(models.Model):
+class Call(AccountRow):
     id = models.CharField(primary_key=True, max_length=32, default=new_call_id, editable=False)
-    # No single-column index: every read starts with (user, livemode), served by the indexes below.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    livemode = models.BooleanField(default=True)
-    created = models.DateTimeField(default=timezone.now)
     direction = models.CharField(max_length=8, choices=Direction.choices)
     status = models.CharField(max_length=11, choices=Status.choices)
     # "from" is a Python keyword; the API names stay "from" and "to" (serializers.py).

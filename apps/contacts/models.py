@@ -6,9 +6,9 @@ own statement).
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from apps.core.ids import id_default
+from apps.core.models import AccountRow
 
 CONTACT_ID_PREFIX = "ct_"
 MAX_PHONE_NUMBERS = 10  # keeps a contact, and a page of them, a few KB
@@ -17,12 +17,8 @@ MAX_PHONE_NUMBERS = 10  # keeps a contact, and a page of them, a few KB
 new_contact_id = id_default(CONTACT_ID_PREFIX, "new_contact_id")
 
 
-class Contact(models.Model):
+class Contact(AccountRow):
     id = models.CharField(primary_key=True, max_length=32, default=new_contact_id, editable=False)
-    # Not indexed alone: contacts_user_mode_name_idx leads with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    livemode = models.BooleanField(default=True)
-    created = models.DateTimeField(default=timezone.now)
     name = models.CharField(max_length=200)
     # The name folded (apps.contacts.search.sort_key): the list's order and its cursor's key.
     sort_name = models.CharField(max_length=200, editable=False, default="")

@@ -14,7 +14,8 @@ class MessageAdmin(admin.ModelAdmin):
     list_filter = ("livemode",)
     search_fields = ("=id", "user__email", "=to_number", "=from_sender")
     # The body may hold a one-time code: shown on the message's page only, never in the list.
-    readonly_fields = [field.name for field in Message._meta.fields]
+    # Every field, the id first: the inherited account fields come before it in _meta.
+    readonly_fields = ["id", *(field.name for field in Message._meta.fields if field.name != "id")]
     list_select_related = ("user",)
 
     def has_add_permission(self, request):

@@ -6,11 +6,10 @@ carries is found once, when the message is stored, so a read never parses.
 Messages are kept ``MESSAGE_RETENTION_DAYS`` (``manage.py purge_messages``).
 """
 
-from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from apps.core.ids import id_default
+from apps.core.models import AccountRow
 
 MESSAGE_PREFIX = "msg_"
 # An SMS body is at most 10 concatenated segments here: 1,600 GSM characters.
@@ -22,12 +21,8 @@ MAX_SENDER = 16
 new_message_id = id_default(MESSAGE_PREFIX, "new_message_id")
 
 
-class Message(models.Model):
+class Message(AccountRow):
     id = models.CharField(primary_key=True, max_length=32, default=new_message_id, editable=False)
-    # Not indexed alone: the indexes below lead with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    livemode = models.BooleanField(default=True)
-    created = models.DateTimeField(default=timezone.now)
     # The number that received it: its sharing switch gates every read. A reference by
     # model name, so this app imports nothing of the numbers app.
     number = models.ForeignKey("numbers.Number", on_delete=models.CASCADE, related_name="+", db_index=False)

@@ -5,11 +5,11 @@ Rows are written by the telephony core (outside this service), the admin and
 number's ``messages_opt_in`` (docs/spec.md 5.13), from the sharing screen.
 """
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from apps.core.ids import id_default
+from apps.core.models import AccountRow
 
 NUMBER_ID_PREFIX = "num_"
 CALLER_ID_PREFIX = "cid_"
@@ -29,12 +29,8 @@ class NumberStatus(models.TextChoices):
     CANCELED = "canceled", "Canceled"
 
 
-class Number(models.Model):
+class Number(AccountRow):
     id = models.CharField(primary_key=True, max_length=32, default=new_number_id, editable=False)
-    # Not indexed alone: numbers_number_page_idx leads with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    livemode = models.BooleanField(default=True)
-    created = models.DateTimeField(default=timezone.now)
     number = models.CharField(max_length=16, help_text="E.164, with +.")
     # ISO 3166 alpha-2, derived from the number (apps.numbers.services); blank for a number of no country.
     country = models.CharField(max_length=2, blank=True, default="", editable=False)
@@ -54,11 +50,8 @@ class Number(models.Model):
         return f"{self.number} ({self.id})"
 
 
-class CallerId(models.Model):
+class CallerId(AccountRow):
     id = models.CharField(primary_key=True, max_length=32, default=new_caller_id_id, editable=False)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    livemode = models.BooleanField(default=True)
-    created = models.DateTimeField(default=timezone.now)
     number = models.CharField(max_length=16, help_text="E.164, with +.")
     country = models.CharField(max_length=2, blank=True, default="", editable=False)
     verified_at = models.DateTimeField(default=timezone.now)

@@ -9,7 +9,7 @@ apps.api_v1 is private to the framework (checked by the import contracts).
 from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
-from .bases import Operation, ResourceActionApi, ResourceApi, ResourceDetailApi, ResourceListApi
+from .bases import DeclaredOperations, Operation, ResourceActionApi, ResourceApi, ResourceDetailApi, ResourceListApi
 from .examples import EXAMPLE_TIME, list_example, response_example
 from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
@@ -41,6 +41,7 @@ __all__ = [
     "MAX_LIMIT",
     "RESOURCE_PATH",
     "VERSIONS",
+    "DeclaredOperations",
     "HasScope",
     "IdCursorPagination",
     "IdempotentMixin",

@@ -22,25 +22,6 @@ from .paths import PathId
 from .permissions import HasScope
 
 
-class ResourceApi(APIView):
-    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any).
-
-    ``as_view()`` puts the fast path for plain bearer GETs (apps/api_v1/fastpath.py) in front
-    of DRF's request cycle; ``drf_view()`` is the DRF view alone.
-    """
-
-    permission_classes = [IsAuthenticated, HasScope]
-    http_method_names = ["get", "head", "options"]
-
-    @classmethod
-    def drf_view(cls, **initkwargs):
-        return super().as_view(**initkwargs)
-
-    @classmethod
-    def as_view(cls, **initkwargs):
-        return resource_view(cls, cls.drf_view(**initkwargs))
-
-
 @dataclass(frozen=True)
 class Operation:
     """The OpenAPI facts of one handler that its view does not already state: the framework writes
@@ -88,6 +69,26 @@ class DeclaredOperations:
             if method not in vars(cls):
                 raise TypeError(f"{cls.__name__} declares the {method} operation and writes no {method}")
             setattr(cls, method, operation.document(vars(cls)[method]))
+
+
+class ResourceApi(DeclaredOperations, APIView):
+    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any);
+    one that writes its own ``get`` declares its ``operations``, ``{"get": Operation(...)}``.
+
+    ``as_view()`` puts the fast path for plain bearer GETs (apps/api_v1/fastpath.py) in front
+    of DRF's request cycle; ``drf_view()`` is the DRF view alone.
+    """
+
+    permission_classes = [IsAuthenticated, HasScope]
+    http_method_names = ["get", "head", "options"]
+
+    @classmethod
+    def drf_view(cls, **initkwargs):
+        return super().as_view(**initkwargs)
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        return resource_view(cls, cls.drf_view(**initkwargs))
 
 
 class _DeclaredRead:

@@ -2,7 +2,8 @@
 
 Resource apps build their views on ``ResourceDetailApi``/``ResourceListApi`` (a read of
 another kind on ``ResourceApi``) and declare ``required_scope``; dashboard-session endpoints mix in
-``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. Everything else in
+``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. A view declares its handlers'
+``Operation``s, and the framework documents the handlers from them. Everything else in
 apps.api_v1 is private to the framework (checked by the import contracts).
 """
 

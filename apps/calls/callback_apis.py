@@ -9,7 +9,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from apps.api_v1.public import DeclaredOperations, IdempotentMixin, Operation, ResourceActionApi, error_response
+from apps.api_v1.public import IdempotentMixin, Operation, ResourceActionApi, error_response
 from apps.core.errors import ApiError
 
 from . import services
@@ -76,7 +76,7 @@ class QuoteCreateApi(PlaceApi):
         return Response(QuoteSerializer(quote, context={"now": quote.created}).data, status=status.HTTP_201_CREATED)
 
 
-class CallPlaceApi(IdempotentMixin, DeclaredOperations, CallListApi):
+class CallPlaceApi(IdempotentMixin, CallListApi):
     """GET lists calls (calls:read, the reads budget); POST places a quote (calls:place, the calls budget)."""
 
     http_method_names = ["get", "post", "head", "options"]

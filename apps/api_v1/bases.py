@@ -2,9 +2,10 @@
 by cursor) and idempotent actions.
 
 A read that declares its ``operation`` (``ResourceDetailApi``, ``ResourceListApi``) has its ``get``
-written by the framework, documented from what it declares. A write declares its operation too
-(``ResourceActionApi.operation``, or ``operations`` by method where a view has more than one
-handler) and writes its handler's body; the framework documents that handler from it.
+written by the framework, documented from what it declares. A view that writes its own handlers
+(a write, a read with its own ``get``) declares their operations too: ``operations`` by method
+(``DeclaredOperations``), a POST-only ``ResourceActionApi`` its ``operation``; the framework
+documents each handler from its own.
 """
 
 from dataclasses import dataclass, field

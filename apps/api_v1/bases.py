@@ -2,12 +2,16 @@
 by cursor) and idempotent actions.
 
 A read that declares its ``operation`` (``ResourceDetailApi``, ``ResourceListApi``) has its ``get``
-written by the framework, documented from what it declares.
+written by the framework, documented from what it declares. A view that writes its own handlers
+(a write, a read with its own ``get``) declares their operations too: ``operations`` by method
+(``DeclaredOperations``), a POST-only ``ResourceActionApi`` its ``operation``; the framework
+documents each handler from its own.
 """
 
 from dataclasses import dataclass, field
 
 from drf_spectacular.utils import extend_schema
+from rest_framework.fields import empty
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,8 +23,58 @@ from .paths import PathId
 from .permissions import HasScope
 
 
-class ResourceApi(APIView):
-    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any).
+@dataclass(frozen=True)
+class Operation:
+    """The OpenAPI facts of one handler that its view does not already state: the framework writes
+    the handler's ``@extend_schema`` from them; a declared read's with the path id's parameter and
+    the 200 of the view's ``serializer_class``.
+
+    ``parameters`` are the query's (a declared read's path id comes from ``path_id``);
+    ``responses`` the app's own, each an ``error_response``, with the success's own where no
+    ``serializer_class`` writes the object (a write's always). ``request`` is a write's body (a
+    serializer, or None for none); unset, drf-spectacular infers it. Without a ``description``
+    the document takes the handler's docstring, else the view's.
+    """
+
+    operation_id: str
+    tags: list[str]
+    summary: str
+    description: str | None = None
+    parameters: list = field(default_factory=list)
+    responses: dict = field(default_factory=dict)
+    request: object = empty
+
+    def document(self, handler, *, path_parameters: list = (), ok=None):
+        """``handler`` with its ``@extend_schema``; ``ok`` the 200's serializer, None for the app's own."""
+        return extend_schema(
+            operation_id=self.operation_id,
+            tags=self.tags,
+            summary=self.summary,
+            description=self.description,
+            parameters=[*path_parameters, *self.parameters],
+            request=self.request,
+            responses=self.responses if ok is None else {200: ok, **self.responses},
+        )(handler)
+
+
+class DeclaredOperations:
+    """A view whose handlers it writes itself, each documented from an ``Operation`` it declares in
+    ``operations``, keyed by the handler's method: ``{"post": Operation(...), "delete": ...}``."""
+
+    operations: dict[str, Operation] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for method, operation in vars(cls).get("operations", {}).items():
+            # The view's own handler: documenting an inherited one would document its other views too.
+            if method not in vars(cls):
+                raise TypeError(f"{cls.__name__} declares the {method} operation and writes no {method}")
+            setattr(cls, method, operation.document(vars(cls)[method]))
+
+
+class ResourceApi(DeclaredOperations, APIView):
+    """A /v1 read. Subclasses set ``required_scope`` (a scope of the scope table, or None for any);
+    one that writes its own ``get`` declares its ``operations``, ``{"get": Operation(...)}``.
 
     ``as_view()`` puts the fast path for plain bearer GETs (apps/api_v1/fastpath.py) in front
     of DRF's request cycle; ``drf_view()`` is the DRF view alone.
@@ -36,36 +90,6 @@ class ResourceApi(APIView):
     @classmethod
     def as_view(cls, **initkwargs):
         return resource_view(cls, cls.drf_view(**initkwargs))
-
-
-@dataclass(frozen=True)
-class Operation:
-    """The OpenAPI facts of a declared read that its view does not already state: the framework
-    writes its ``@extend_schema`` from them, with the path id's parameter and the 200 of the
-    view's ``serializer_class``.
-
-    ``parameters`` are the query's (a path id's comes from ``path_id``); ``responses`` the app's
-    own, each an ``error_response``, and a 200 of its own where no serializer writes the object.
-    Without a ``description`` the document takes the view's docstring.
-    """
-
-    operation_id: str
-    tags: list[str]
-    summary: str
-    description: str | None = None
-    parameters: list = field(default_factory=list)
-    responses: dict = field(default_factory=dict)
-
-    def document(self, handler, *, path_parameters: list, ok):
-        """``handler`` with its ``@extend_schema``; ``ok`` the 200's serializer, None for the app's own."""
-        return extend_schema(
-            operation_id=self.operation_id,
-            tags=self.tags,
-            summary=self.summary,
-            description=self.description,
-            parameters=[*path_parameters, *self.parameters],
-            responses=self.responses if ok is None else {200: ok, **self.responses},
-        )(handler)
 
 
 class _DeclaredRead:
@@ -165,10 +189,18 @@ class ResourceListApi(_DeclaredRead, ResourceApi):
         return paginator.get_paginated_response(write(page))
 
 
-class ResourceActionApi(IdempotentMixin, APIView):
+class ResourceActionApi(IdempotentMixin, DeclaredOperations, APIView):
     """A /v1 action: POST only, idempotent, with the bearer credentials and the scope check of a
     resource view, and no fast path (idempotency wraps DRF's request cycle). Subclasses set
-    ``required_scope`` and the budget it spends, ``ratelimit_class``."""
+    ``required_scope``, the budget it spends, ``ratelimit_class``, and write ``post``, documented
+    from their ``operation``; one that answers another method too declares ``operations`` instead."""
 
     permission_classes = [IsAuthenticated, HasScope]
     http_method_names = ["post", "options"]
+    operation: Operation | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        operation = vars(cls).get("operation")
+        if operation is not None:
+            cls.operations = {"post": operation}
+        super().__init_subclass__(**kwargs)

@@ -2,14 +2,15 @@
 
 Resource apps build their views on ``ResourceDetailApi``/``ResourceListApi`` (a read of
 another kind on ``ResourceApi``) and declare ``required_scope``; dashboard-session endpoints mix in
-``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. Everything else in
+``SessionOnlyMixin``; writes mix in ``IdempotentMixin``. A view declares its handlers'
+``Operation``s, and the framework documents the handlers from them. Everything else in
 apps.api_v1 is private to the framework (checked by the import contracts).
 """
 
 from apps.credentials.session import SessionOnlyMixin
 
 from .authentication import RESOURCE_PATH
-from .bases import Operation, ResourceActionApi, ResourceApi, ResourceDetailApi, ResourceListApi
+from .bases import DeclaredOperations, Operation, ResourceActionApi, ResourceApi, ResourceDetailApi, ResourceListApi
 from .examples import EXAMPLE_TIME, list_example, response_example
 from .expansions import expand_objects, expansion_available, register_expansion
 from .fastpath import fast_get
@@ -41,6 +42,7 @@ __all__ = [
     "MAX_LIMIT",
     "RESOURCE_PATH",
     "VERSIONS",
+    "DeclaredOperations",
     "HasScope",
     "IdCursorPagination",
     "IdempotentMixin",

@@ -1,12 +1,11 @@
 """API-key management endpoints (docs/spec.md 4.4): dashboard session only, CSRF-protected."""
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api_v1.public import IdCursorPagination, IdempotentMixin, SessionOnlyMixin
+from apps.api_v1.public import DeclaredOperations, IdCursorPagination, IdempotentMixin, Operation, SessionOnlyMixin
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -31,7 +30,7 @@ def _get_or_404(user, key_id: str) -> ApiKey:
     return key
 
 
-class KeyApi(SessionOnlyMixin, IdempotentMixin, APIView):
+class KeyApi(SessionOnlyMixin, IdempotentMixin, DeclaredOperations, APIView):
     """Shared base of the key endpoints: dashboard session, idempotent writes."""
 
     # Key management budget whatever the method, and the smaller body cap (docs/spec.md 8.1, 8.5).
@@ -49,26 +48,25 @@ class ApiKeyListCreateApi(KeyApi):
     idempotency_redacted_fields = ("secret",)
     # A control character in the name is the name's own error (apps/core/inputs.py).
     text_field_errors = {"name": "invalid_name"}
+    operations = {
+        "get": Operation(
+            "list_api_keys", TAG, "List your API keys, newest first", responses={200: ApiKeySerializer(many=True)}
+        ),
+        "post": Operation(
+            "create_api_key",
+            TAG,
+            "Create an API key; the response holds its secret, shown once",
+            request=ApiKeyCreateSerializer,
+            responses={201: ApiKeyWithSecretSerializer},
+        ),
+    }
 
-    @extend_schema(
-        operation_id="list_api_keys",
-        tags=TAG,
-        summary="List your API keys, newest first",
-        responses={200: ApiKeySerializer(many=True)},
-    )
     def get(self, request):
         paginator = self.pagination_class()
         keys = paginator.paginate_queryset(selectors.apikey_list(user=request.user), request, view=self)
         now = timezone.now()
         return paginator.get_paginated_response(ApiKeySerializer(keys, many=True, context={"now": now}).data)
 
-    @extend_schema(
-        operation_id="create_api_key",
-        tags=TAG,
-        summary="Create an API key; the response holds its secret, shown once",
-        request=ApiKeyCreateSerializer,
-        responses={201: ApiKeyWithSecretSerializer},
-    )
     def post(self, request):
         if not request.body.strip():
             raise ApiError("invalid_body", "The request body must be a JSON object.")
@@ -80,17 +78,19 @@ class ApiKeyDetailApi(KeyApi):
     """One of your API keys; another account's key is api_key_not_found. Dashboard session only."""
 
     http_method_names = ["get", "delete", "head", "options"]
+    operations = {
+        "get": Operation("retrieve_api_key", TAG, "Read one API key", responses={200: ApiKeySerializer}),
+        "delete": Operation(
+            "revoke_api_key",
+            TAG,
+            "Revoke an API key at once (repeating it is harmless)",
+            responses={200: ApiKeySerializer},
+        ),
+    }
 
-    @extend_schema(operation_id="retrieve_api_key", tags=TAG, summary="Read one API key", responses=ApiKeySerializer)
     def get(self, request, key_id: str):
         return Response(_record(_get_or_404(request.user, key_id)))
 
-    @extend_schema(
-        operation_id="revoke_api_key",
-        tags=TAG,
-        summary="Revoke an API key at once (repeating it is harmless)",
-        responses={200: ApiKeySerializer},
-    )
     def delete(self, request, key_id: str):
         key = services.apikey_revoke(key=_get_or_404(request.user, key_id))
         return Response(_record(key))
@@ -101,14 +101,16 @@ class ApiKeyRotateApi(KeyApi):
 
     http_method_names = ["post", "options"]
     idempotency_redacted_fields = ("secret",)
+    operations = {
+        "post": Operation(
+            "rotate_api_key",
+            TAG,
+            "Give a key a new secret; the old one stops working at once",
+            request=None,
+            responses={200: ApiKeyWithSecretSerializer},
+        )
+    }
 
-    @extend_schema(
-        operation_id="rotate_api_key",
-        tags=TAG,
-        summary="Give a key a new secret; the old one stops working at once",
-        request=None,
-        responses=ApiKeyWithSecretSerializer,
-    )
     def post(self, request, key_id: str):
         key, secret = services.apikey_rotate(key=_get_or_404(request.user, key_id))
         return Response(_record_with_secret(key, secret))

@@ -2,10 +2,18 @@
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from apps.api_v1.public import RESOURCE_PATH, PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
+from apps.api_v1.public import (
+    RESOURCE_PATH,
+    Operation,
+    PathId,
+    ResourceApi,
+    ResourceListApi,
+    cursor_parameters,
+    error_response,
+)
 from apps.core.errors import ApiError
 from apps.credentials.scopes import require
 
@@ -88,18 +96,20 @@ class CallListApi(ResourceListApi):
 
     required_scope = "calls:read"
     cursor_id_prefix = CALL_PREFIX
+    operations = {
+        "get": Operation(
+            "list_calls",
+            TAG,
+            "List your calls, newest first",
+            description=(
+                "Calls of the credential's mode (a test key sees test calls only). Without contacts:read, calls "
+                "still list; the contact stays an id."
+            ),
+            parameters=LIST_PARAMETERS,
+            responses={200: CallSerializer(many=True), 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
+        )
+    }
 
-    @extend_schema(
-        operation_id="list_calls",
-        tags=TAG,
-        summary="List your calls, newest first",
-        description=(
-            "Calls of the credential's mode (a test key sees test calls only). Without contacts:read, calls still "
-            "list; the contact stays an id."
-        ),
-        parameters=LIST_PARAMETERS,
-        responses={200: CallSerializer(many=True), 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
-    )
     def get(self, request):
         direction = _enum_param(request, "direction", Direction.values)
         status = _enum_param(request, "status", Status.values)
@@ -119,14 +129,16 @@ class CallDetailApi(ResourceApi):
     """One of your calls; while it is live, its status and cost so far."""
 
     required_scope = "calls:read"
+    operations = {
+        "get": Operation(
+            "retrieve_call",
+            TAG,
+            "Read one call",
+            parameters=[CALL_ID.parameter, EXPAND_PARAMETER],
+            responses={200: CallSerializer, 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
+        )
+    }
 
-    @extend_schema(
-        operation_id="retrieve_call",
-        tags=TAG,
-        summary="Read one call",
-        parameters=[CALL_ID.parameter, EXPAND_PARAMETER],
-        responses={200: CallSerializer, 400: BAD_REQUEST, 403: EXPANSION_REFUSED},
-    )
     def get(self, request, call_id: str):
         expand = _expand(request)
         if not selectors.is_call_id(call_id):

@@ -5,11 +5,11 @@ code and param; the answers are the serializers' objects, as the MCP tools give 
 """
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from apps.api_v1.public import IdempotentMixin, ResourceActionApi, error_response
+from apps.api_v1.public import IdempotentMixin, Operation, ResourceActionApi, error_response
 from apps.core.errors import ApiError
 
 from . import services
@@ -37,11 +37,10 @@ class QuoteCreateApi(PlaceApi):
     """Price a callback call before placing it."""
 
     ratelimit_class = "quotes"
-
-    @extend_schema(
-        operation_id="create_quote",
-        tags=TAG,
-        summary="Quote a callback call: its price, who rings first, what the callee sees",
+    operation = Operation(
+        "create_quote",
+        TAG,
+        "Quote a callback call: its price, who rings first, what the callee sees",
         description=(
             "A quote spends nothing and lives 10 minutes; place it with POST /v1/calls. Refusals in this order: "
             "a contact with several numbers (400, param to), no rate (404), a destination not called (422), "
@@ -68,6 +67,7 @@ class QuoteCreateApi(PlaceApi):
             422: error_response("destination_not_allowed: premium-rate, shared-cost, satellite or blocked (param to)."),
         },
     )
+
     def post(self, request):
         data = _body(request)
         quote = services.quote_create(
@@ -81,6 +81,46 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
 
     http_method_names = ["get", "post", "head", "options"]
     idempotency_key_required = True
+    operations = {
+        "post": Operation(
+            "create_call",
+            TAG,
+            "Place a quote as a callback call: your phone rings first",
+            description=(
+                "Idempotency-Key is required. 201 with the call in ringing_you and a hold of the quote's max_amount "
+                "on the balance. Refusals in this order: quote not found (404, param quote), expired (410 "
+                "quote_expired), placed already (409 quote_used), a callback of this account already live (409 "
+                "call_in_progress), the available balance (402) and the spend limits (403) checked again. On a real "
+                "carrier, its refusals are errors that write nothing (the quote stays open): your number or the caller "
+                "ID refused (400, param quote), your phone's country not allowed (422), the carrier busy or out of "
+                "service (503 with Retry-After)."
+            ),
+            request=inline_serializer(
+                "CallCreate", {"quote": serializers.CharField(help_text="The quote's id, quo_...")}
+            ),
+            responses={
+                201: CallSerializer,
+                400: error_response(
+                    "idempotency_key_required; invalid_body; invalid_request (param quote): the carrier will not call "
+                    "your number or show the caller ID."
+                ),
+                402: error_response("insufficient_credits."),
+                403: error_response(
+                    "spend_limit_exceeded (a cap, or the app's daily allowance). user_confirmation_required: "
+                    "the app's connection asks first, or read messages in the last hour; confirm_url is the page."
+                ),
+                404: error_response("not_found: no such quote in this account and mode (param quote)."),
+                409: error_response("quote_used (names the call); call_in_progress (names it)."),
+                410: error_response("quote_expired (param quote)."),
+                422: error_response(
+                    "destination_not_allowed (param quote): the carrier may not call your phone's country"
+                ),
+                503: error_response(
+                    "service_unavailable: the carrier is busy or not in service; retry after Retry-After."
+                ),
+            },
+        )
+    }
 
     @property
     def required_scope(self):
@@ -94,38 +134,6 @@ class CallPlaceApi(IdempotentMixin, CallListApi):
         request = getattr(self, "request", None)
         return request is not None and request.method == "POST"
 
-    @extend_schema(
-        operation_id="create_call",
-        tags=TAG,
-        summary="Place a quote as a callback call: your phone rings first",
-        description=(
-            "Idempotency-Key is required. 201 with the call in ringing_you and a hold of the quote's max_amount "
-            "on the balance. Refusals in this order: quote not found (404, param quote), expired (410 "
-            "quote_expired), placed already (409 quote_used), a callback of this account already live (409 "
-            "call_in_progress), the available balance (402) and the spend limits (403) checked again. On a real "
-            "carrier, its refusals are errors that write nothing (the quote stays open): your number or the caller "
-            "ID refused (400, param quote), your phone's country not allowed (422), the carrier busy or out of "
-            "service (503 with Retry-After)."
-        ),
-        request=inline_serializer("CallCreate", {"quote": serializers.CharField(help_text="The quote's id, quo_...")}),
-        responses={
-            201: CallSerializer,
-            400: error_response(
-                "idempotency_key_required; invalid_body; invalid_request (param quote): the carrier will not call "
-                "your number or show the caller ID."
-            ),
-            402: error_response("insufficient_credits."),
-            403: error_response(
-                "spend_limit_exceeded (a cap, or the app's daily allowance). user_confirmation_required: "
-                "the app's connection asks first, or read messages in the last hour; confirm_url is the page."
-            ),
-            404: error_response("not_found: no such quote in this account and mode (param quote)."),
-            409: error_response("quote_used (names the call); call_in_progress (names it)."),
-            410: error_response("quote_expired (param quote)."),
-            422: error_response("destination_not_allowed (param quote): the carrier may not call your phone's country"),
-            503: error_response("service_unavailable: the carrier is busy or not in service; retry after Retry-After."),
-        },
-    )
     def post(self, request):
         answer = {}
 
@@ -145,15 +153,16 @@ class CallEndApi(PlaceApi):
     # Not the placement budget: ending a call must stay possible when placing is not. A read's.
     ratelimit_class = "reads"
 
-    @extend_schema(
-        operation_id="end_call",
-        tags=TAG,
-        summary="End a call: before the answer it is canceled, in progress completed",
+    operation = Operation(
+        "end_call",
+        TAG,
+        "End a call: before the answer it is canceled, in progress completed",
         description="No body. A call that has already ended answers 200 unchanged.",
         request=None,
         parameters=[CALL_ID.parameter],
         responses={200: CallSerializer},
     )
+
     def post(self, request, call_id: str):
         call = CALL_ID.found(services.call_end(principal=request.auth, call_id=call_id))
         return Response(CallSerializer(call, context={"now": timezone.now()}).data)

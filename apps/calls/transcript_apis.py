@@ -6,11 +6,11 @@ charge). The service refuses in the design's order (apps/calls/transcripts.py).
 
 import re
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceActionApi, error_response
+from apps.api_v1.public import Operation, ResourceActionApi, error_response
 from apps.core.echo import echoed
 from apps.core.errors import ApiError
 
@@ -51,11 +51,10 @@ class TranscriptRequestApi(ResourceActionApi):
     required_scope = "transcripts:read"
     ratelimit_class = "transcripts"
     idempotency_key_required = True
-
-    @extend_schema(
-        operation_id="create_transcript",
-        tags=["Calls"],
-        summary="Ask for a recorded call's transcript and summary",
+    operation = Operation(
+        "create_transcript",
+        ["Calls"],
+        "Ask for a recorded call's transcript and summary",
         description=(
             "Idempotency-Key is required. 202 with the transcript queued: it is completed (or fails) within "
             "seconds to minutes, and its price (TRANSCRIPT_PER_MINUTE times the call's billed minutes, rounded up "
@@ -83,6 +82,7 @@ class TranscriptRequestApi(ResourceActionApi):
             409: error_response("call_not_ended; call_not_recorded."),
         },
     )
+
     def post(self, request, call_id: str):
         language = parse_language(request)
         transcript, made = transcript_request(principal=request.auth, call_id=call_id, language=language)

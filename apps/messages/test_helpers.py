@@ -4,11 +4,11 @@ Like Stripe's test helpers: a test-mode key only (a live credential is 403 ``for
 and the message goes through the carrier boundary, as a carrier's does (``services.message_arrive``).
 """
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceActionApi, error_response
+from apps.api_v1.public import Operation, ResourceActionApi, error_response
 from apps.core.errors import ApiError
 
 from . import selectors, services
@@ -38,11 +38,10 @@ class TestMessageApi(ResourceActionApi):
 
     required_scope = None  # any test-mode key: the mode is the guard
     ratelimit_class = "reads"
-
-    @extend_schema(
-        operation_id="test_helpers_deliver_message",
-        tags=["Test helpers"],
-        summary="Deliver a simulated SMS to a test-mode number",
+    operation = Operation(
+        "test_helpers_deliver_message",
+        ["Test helpers"],
+        "Deliver a simulated SMS to a test-mode number",
         description=(
             "Test mode only: the message arrives on your test-mode number as a carrier would deliver it, and reads "
             "as any other message (the number's sharing switch still applies)."
@@ -57,6 +56,7 @@ class TestMessageApi(ResourceActionApi):
             404: error_response("not_found (param number): not one of your test numbers."),
         },
     )
+
     def post(self, request):
         principal = request.auth
         if principal.livemode:

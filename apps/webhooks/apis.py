@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.response import Response
 
@@ -116,11 +116,10 @@ class WebhookEndpointListApi(ResourceListApi):
 
 class WebhookEndpointCreateApi(_WebhookActionApi):
     idempotency_redacted_fields = ("secret",)
-
-    @extend_schema(
-        operation_id="create_webhook_endpoint",
-        tags=ENDPOINT_TAGS,
-        summary="Create a webhook endpoint; the answer holds its whsec_ secret, shown once",
+    operation = Operation(
+        "create_webhook_endpoint",
+        ENDPOINT_TAGS,
+        "Create a webhook endpoint; the answer holds its whsec_ secret, shown once",
         request=OpenApiTypes.OBJECT,
         responses={
             201: _object("The webhook_endpoint, with its secret."),
@@ -131,6 +130,7 @@ class WebhookEndpointCreateApi(_WebhookActionApi):
             409: error_response("webhook_endpoint_limit: already 16 endpoints in this account and mode."),
         },
     )
+
     def post(self, request):
         """The endpoint receives the events of its enabled_events, each signed with its whsec_ secret
         (Standard Webhooks). The secret is shown in this answer only: a replay of the same
@@ -160,33 +160,33 @@ class WebhookEndpointDetailApi(ResourceDetailApi):
 
 class WebhookEndpointChangeApi(_WebhookActionApi):
     http_method_names = ["post", "delete", "options"]
+    operations = {
+        "post": Operation(
+            "update_webhook_endpoint",
+            ENDPOINT_TAGS,
+            "Change url, enabled_events, description, or disable (disabled: true) and enable it",
+            request=OpenApiTypes.OBJECT,
+            responses={
+                200: _object("The webhook_endpoint."),
+                400: error_response(
+                    "invalid_url (param url); invalid_request (param enabled_events, description, disabled)."
+                ),
+            },
+        ),
+        "delete": Operation(
+            "delete_webhook_endpoint",
+            ENDPOINT_TAGS,
+            "Delete a webhook endpoint; its pending attempts are dropped",
+            responses={200: _object('{"id", "object": "webhook_endpoint", "deleted": true}')},
+        ),
+    }
 
-    @extend_schema(
-        operation_id="update_webhook_endpoint",
-        tags=ENDPOINT_TAGS,
-        summary="Change url, enabled_events, description, or disable (disabled: true) and enable it",
-        request=OpenApiTypes.OBJECT,
-        responses={
-            200: _object("The webhook_endpoint."),
-            400: error_response(
-                "invalid_url (param url); invalid_request (param enabled_events, description, disabled)."
-            ),
-        },
-    )
     def post(self, request, endpoint_id: str):
         """Only the fields sent change."""
         endpoint = _endpoint_or_404(request, endpoint_id)
         endpoint = services.endpoint_update(principal=request.auth, endpoint=endpoint, data=_body(request))
         return Response(endpoint_payload(endpoint))
 
-    @extend_schema(
-        operation_id="delete_webhook_endpoint",
-        tags=ENDPOINT_TAGS,
-        summary="Delete a webhook endpoint; its pending attempts are dropped",
-        responses={
-            200: _object('{"id", "object": "webhook_endpoint", "deleted": true}'),
-        },
-    )
     def delete(self, request, endpoint_id: str):
         """The endpoint receives nothing more, and its pending attempts are dropped."""
         endpoint_id = services.endpoint_delete(principal=request.auth, endpoint=_endpoint_or_404(request, endpoint_id))
@@ -195,17 +195,17 @@ class WebhookEndpointChangeApi(_WebhookActionApi):
 
 class WebhookEndpointRotateApi(_WebhookActionApi):
     idempotency_redacted_fields = ("secret",)
-
-    @extend_schema(
-        operation_id="rotate_webhook_endpoint_secret",
-        tags=ENDPOINT_TAGS,
-        summary="A new secret; the old one keeps signing beside it for expires_in seconds (default 86400)",
+    operation = Operation(
+        "rotate_webhook_endpoint_secret",
+        ENDPOINT_TAGS,
+        "A new secret; the old one keeps signing beside it for expires_in seconds (default 86400)",
         request=OpenApiTypes.OBJECT,
         responses={
             200: _object("The webhook_endpoint with its new secret and previous_secret_expires_at."),
             400: error_response("invalid_request (param expires_in): not a whole number from 0 to 604800."),
         },
     )
+
     def post(self, request, endpoint_id: str):
         """The new secret is shown in this answer only. For expires_in seconds the old one signs beside
         it, so a receiver can change over without refusing an event."""
@@ -217,16 +217,17 @@ class WebhookEndpointRotateApi(_WebhookActionApi):
 
 
 class WebhookEndpointTestApi(_WebhookActionApi):
-    @extend_schema(
-        operation_id="test_webhook_endpoint",
-        tags=ENDPOINT_TAGS,
-        summary="Send a ping event to this endpoint now",
+    operation = Operation(
+        "test_webhook_endpoint",
+        ENDPOINT_TAGS,
+        "Send a ping event to this endpoint now",
         request=None,
         responses={
             202: _object("The ping event, on its way."),
             400: error_response("invalid_request: the endpoint is disabled."),
         },
     )
+
     def post(self, request, endpoint_id: str):
         """A ping event, to this endpoint only, signed and delivered as every event is."""
         event = services.endpoint_send_test(endpoint=_endpoint_or_404(request, endpoint_id))
@@ -314,10 +315,10 @@ class EventDetailApi(ResourceDetailApi):
 
 
 class EventRedeliverApi(_WebhookActionApi):
-    @extend_schema(
-        operation_id="redeliver_event",
-        tags=EVENT_TAGS,
-        summary="Send an event to one endpoint now, once, outside the retry schedule",
+    operation = Operation(
+        "redeliver_event",
+        EVENT_TAGS,
+        "Send an event to one endpoint now, once, outside the retry schedule",
         request=OpenApiTypes.OBJECT,
         responses={
             202: _object("The webhook_delivery, pending."),
@@ -325,6 +326,7 @@ class EventRedeliverApi(_WebhookActionApi):
             404: error_response("not_found (param endpoint): no such endpoint in this account and mode."),
         },
     )
+
     def post(self, request, event_id: str):
         """One more delivery of the event, now, to one of your endpoints subscribed to its type; the
         retries of its earlier deliveries keep their schedule."""

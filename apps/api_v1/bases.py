@@ -202,5 +202,7 @@ class ResourceActionApi(IdempotentMixin, DeclaredOperations, APIView):
     def __init_subclass__(cls, **kwargs):
         operation = vars(cls).get("operation")
         if operation is not None:
+            if "operations" in vars(cls):
+                raise TypeError(f"{cls.__name__} declares both operation and operations: name its post in operations")
             cls.operations = {"post": operation}
         super().__init_subclass__(**kwargs)

@@ -311,6 +311,12 @@ COUNTED_PER = {
     budgets.USER: "user",
     budgets.NUMBER: "number",
     budgets.IP: "IP address",
+    budgets.NET48: "IPv6 /48 network",
+    budgets.CLIENT: "app",
+    budgets.FAMILY: "grant family",
+    budgets.ACCOUNT: "account name as typed",
+    budgets.HOST: "client metadata host",
+    budgets.URL: "client metadata URL",
 }
 
 

@@ -68,3 +68,18 @@ def test_an_operation_for_a_handler_the_view_does_not_write_is_refused():
 
         class Refused(ResourceActionApi):
             operations = {"delete": Operation("delete_refused", ["Things"], "Refused")}
+
+
+def test_an_action_declaring_both_operation_and_operations_is_refused():
+    # One would silently replace the other, leaving a handler undocumented.
+    with pytest.raises(TypeError, match="declares both operation and operations"):
+
+        class Both(ResourceActionApi):
+            operation = Operation("both_post", ["Things"], "Both")
+            operations = {"delete": Operation("both_delete", ["Things"], "Both")}
+
+            def post(self, request):
+                raise NotImplementedError
+
+            def delete(self, request):
+                raise NotImplementedError

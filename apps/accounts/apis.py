@@ -1,9 +1,8 @@
 """GET /v1/me: the account the credential acts for (docs/spec.md 2.1). Any scope suffices."""
 
-from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from apps.api_v1.public import ResourceApi, fast_get
+from apps.api_v1.public import Operation, ResourceApi, fast_get
 
 from .serializers import UserSerializer
 
@@ -12,8 +11,9 @@ class MeApi(ResourceApi):
     """The connected account."""
 
     required_scope = None
+    # Tagged by its path, as the document has always tagged it.
+    operations = {"get": Operation("retrieve_me", None, "The connected account", responses={200: UserSerializer})}
 
-    @extend_schema(operation_id="retrieve_me", responses={200: UserSerializer}, summary="The connected account")
     def get(self, request):
         return Response(UserSerializer.from_principal(request.auth))
 

@@ -37,7 +37,7 @@ class Operation:
     """
 
     operation_id: str
-    tags: list[str]
+    tags: list[str] | None  # None: drf-spectacular tags the operation by its path
     summary: str
     description: str | None = None
     parameters: list = field(default_factory=list)

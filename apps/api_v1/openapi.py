@@ -57,7 +57,7 @@ ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
 
 def error_response(description: str) -> OpenApiResponse:
-    """An error of the envelope, for an app's ``@extend_schema(responses={status: ...})``."""
+    """An error of the envelope, for an ``Operation``'s ``responses={status: ...}``."""
     return OpenApiResponse(response=ERROR_REF, description=description)
 
 

@@ -8,10 +8,10 @@ import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
-from apps.api_v1.public import PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
+from apps.api_v1.public import Operation, PathId, ResourceApi, ResourceListApi, cursor_parameters, error_response
 from apps.core.errors import ApiError
 from apps.core.ids import is_id
 from apps.core.phones import canonical_or_none
@@ -108,23 +108,26 @@ class MessageListApi(ResourceListApi):
     ratelimit_class = "messages"
     cursor_id_prefix = MESSAGE_PREFIX
 
-    @extend_schema(
-        operation_id="list_messages",
-        tags=TAG,
-        summary="List messages received on your numbers, newest first",
-        description=(
-            "Messages of the credential's mode, on the numbers whose messages the account holder lets apps read. "
-            "Without messages:history the list stops at 60 minutes ago. Messages are kept 30 days."
-        ),
-        parameters=LIST_PARAMETERS,
-        responses={
-            200: MessageSerializer(many=True),
-            400: error_response("invalid_request: a filter is malformed (param names it)."),
-            403: HISTORY_OR_SHARING_REFUSED,
-            404: error_response("not_found (param number): the number is not one of yours in this mode."),
-            429: error_response("rate_limited: the message reads budget, or 10 reads a minute of one number."),
-        },
-    )
+    operations = {
+        "get": Operation(
+            "list_messages",
+            TAG,
+            "List messages received on your numbers, newest first",
+            description=(
+                "Messages of the credential's mode, on the numbers whose messages the account holder lets apps "
+                "read. Without messages:history the list stops at 60 minutes ago. Messages are kept 30 days."
+            ),
+            parameters=LIST_PARAMETERS,
+            responses={
+                200: MessageSerializer(many=True),
+                400: error_response("invalid_request: a filter is malformed (param names it)."),
+                403: HISTORY_OR_SHARING_REFUSED,
+                404: error_response("not_found (param number): the number is not one of yours in this mode."),
+                429: error_response("rate_limited: the message reads budget, or 10 reads a minute of one number."),
+            },
+        )
+    }
+
     def get(self, request):
         params = request.query_params
         sender = parse_sender(params.get("from"))
@@ -164,19 +167,22 @@ class MessageDetailApi(ResourceApi):
     required_scope = SCOPE
     ratelimit_class = "messages"
 
-    @extend_schema(
-        operation_id="retrieve_message",
-        tags=TAG,
-        summary="Read one message",
-        parameters=[MESSAGE_ID.parameter],
-        responses={
-            200: MessageSerializer,
-            403: HISTORY_OR_SHARING_REFUSED,
-            429: error_response(
-                "rate_limited: the message reads budget, or 10 reads a minute of the message's number."
-            ),
-        },
-    )
+    operations = {
+        "get": Operation(
+            "retrieve_message",
+            TAG,
+            "Read one message",
+            parameters=[MESSAGE_ID.parameter],
+            responses={
+                200: MessageSerializer,
+                403: HISTORY_OR_SHARING_REFUSED,
+                429: error_response(
+                    "rate_limited: the message reads budget, or 10 reads a minute of the message's number."
+                ),
+            },
+        )
+    }
+
     def get(self, request, message_id: str):
         principal = request.auth
         message = MESSAGE_ID.found(selectors.message_get(principal=principal, message_id=message_id))

@@ -11,7 +11,6 @@ is exactly the amount the API shows for it. Inbound calls are free (demo
 pricing): no charge. Deterministic for a given ``rng`` and ``now``.
 """
 
-import re
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -26,6 +25,7 @@ from apps.telephony.public import SIMULATED
 from apps.telephony.public import events as ev
 
 from . import spoken
+from .demo_transcripts import demo_transcript, other_side
 from .models import CALL_PREFIX, TRANSCRIPT_PREFIX, Call, Direction, Status, Transcript
 from .pricing import usage_of
 from .states import call_apply_event
@@ -47,71 +47,6 @@ OUTBOUND_OUTCOMES = (
     (Status.FAILED, 3),
 )
 INBOUND_OUTCOMES = ((Status.COMPLETED, 84), (Status.NO_ANSWER, 14), (Status.CANCELED, 2))
-
-# (language, summary, action items, reference numbers); {name} is the other side.
-TRANSCRIPTS = (
-    (
-        "en",
-        "{name} confirmed the delivery for Friday morning between 8 and 10 and will text when the driver leaves.",
-        ["Be home Friday 8-10 am", "Call {name} back if the slot changes"],
-        ["ORD-48213"],
-    ),
-    (
-        "en",
-        "Dentist appointment moved from Tuesday to Thursday at 3:30 pm; bring the new insurance card.",
-        ["Bring the new insurance card", "Add Thursday 3:30 pm to the calendar"],
-        ["APPT-7741"],
-    ),
-    (
-        "en",
-        "{name} reported that the refund was approved; it should reach the card within five working days.",
-        ["Check the card statement next week"],
-        ["CASE 00291547", "RF-33810"],
-    ),
-    (
-        "en",
-        "Talked through the quote for the kitchen work with {name}: labour and materials come to 4,200, "
-        "valid for 30 days.",
-        ["Decide on the quote before the end of the month", "Send the floor plan to {name}"],
-        ["Q-2291"],
-    ),
-    (
-        "en",
-        "The internet provider booked a technician visit for Monday afternoon after a line test showed a fault.",
-        ["Be home Monday 1-5 pm", "Keep the router plugged in"],
-        ["TKT-558120"],
-    ),
-    (
-        "en",
-        "{name} asked to move the weekly catch-up to Wednesdays and will share the agenda the day before.",
-        ["Update the recurring meeting to Wednesday"],
-        [],
-    ),
-    (
-        "en",
-        "Flight change confirmed: the return is now on the 14th at 18:05; no fee was charged.",
-        ["Check in online 24 hours before"],
-        ["PNR K7Q2XD"],
-    ),
-    (
-        "en",
-        "{name} called about the lease renewal: the rent stays the same if the new lease is signed this month.",
-        ["Sign the renewal before the 30th", "Ask {name} for the document by email"],
-        ["LEASE-1183"],
-    ),
-    (
-        "es",
-        "{name} confirmó la reserva para el sábado a las 21:00 para cuatro personas.",
-        ["Llamar si cambia el número de personas"],
-        ["RES-9045"],
-    ),
-    (
-        "de",
-        "{name} bestätigte den Termin in der Werkstatt am Donnerstag um 9 Uhr; der Ölwechsel ist inklusive.",
-        ["Auto bis 9 Uhr bringen"],
-        ["AUF-20331"],
-    ),
-)
 
 
 def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> list[dict]:
@@ -152,14 +87,16 @@ def seed(*, user, livemode: bool, rng, now: datetime, contacts, rate_for) -> lis
                 }
             )
         if call.status == Status.COMPLETED and usage.duration >= 45 and rng.random() < TRANSCRIBED_SHARE:
-            transcripts.append(_transcript(rng, call, name=getattr(call, "_demo_name", None), taken=references))
+            name = getattr(call, "_demo_name", None)
+            country = _country(other_side(call))
+            transcripts.append(demo_transcript(rng, call, country=country, name=name, taken=references))
             transcripts[-1].id = ids.next(TRANSCRIPT_PREFIX)
             charges.append(
                 {
                     "type": "transcript",
                     "amount": -int(to_minor(TRANSCRIPT_PRICE, currency)),
                     "source": call.id,
-                    "description": f"Call summary: call with {spoken.number(_other(call))}",
+                    "description": f"Call summary: call with {spoken.number(other_side(call))}",
                     "created": transcripts[-1].created,
                 }
             )
@@ -367,43 +304,3 @@ def _live_calls(rng, *, user, livemode, now, own, people, rate_for) -> list[Call
             call.answered_at = created + timedelta(seconds=rng.randint(6, 15))
         live.append(call)
     return live
-
-
-def _other(call: Call) -> str:
-    return call.to_number if call.direction == Direction.OUTBOUND else call.from_number
-
-
-# The language a call's counterpart speaks, by their number's country: a summary is in it.
-LANGUAGE_OF_COUNTRY = {
-    **dict.fromkeys(("ES", "MX", "AR", "CO", "CL", "PE"), "es"),
-    **dict.fromkeys(("DE", "AT", "CH"), "de"),
-}
-
-
-def _references(rng, templates: list[str], taken: set[str]) -> list[str]:
-    """The template's references with fresh digits: each demo call has its own, as real ones would."""
-    fresh = []
-    for template in templates:
-        while True:
-            value = re.sub(r"[0-9]", lambda _: str(rng.randint(0, 9)), template)
-            if value not in taken:
-                break
-        taken.add(value)
-        fresh.append(value)
-    return fresh
-
-
-def _transcript(rng, call: Call, *, name: str | None, taken: set[str] | None = None) -> Transcript:
-    language = LANGUAGE_OF_COUNTRY.get(_country(_other(call)), "en")
-    language, summary, actions, references = rng.choice([t for t in TRANSCRIPTS if t[0] == language])
-    references = _references(rng, references, taken if taken is not None else set())
-    who = name or spoken.number(_other(call))
-    return Transcript(
-        call=call,
-        livemode=call.livemode,
-        created=call.ended_at + timedelta(seconds=rng.randint(20, 90)),
-        summary=summary.format(name=who),
-        action_items=[item.format(name=who) for item in actions],
-        reference_numbers=list(references),
-        language=language,
-    )

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import phonenumbers
 import pytest
 
-from apps.calls import demo
+from apps.calls import demo, demo_transcripts
 from apps.calls.models import Call, Transcript
 from apps.calls.serializers import usage_of
 from tests.calls.factories import CallFactory
@@ -94,7 +94,7 @@ def test_each_summary_is_its_own_calls_in_the_language_of_whom_it_was_with(owner
         call = transcript.call
         other = call.to_number if call.direction == "outbound" else call.from_number
         region = phonenumbers.region_code_for_number(phonenumbers.parse(other, None))
-        assert transcript.language == demo.LANGUAGE_OF_COUNTRY.get(region, "en"), (other, transcript.language)
+        assert transcript.language == demo_transcripts.LANGUAGE_OF_COUNTRY.get(region, "en"), (other, transcript.language)
 
 
 def test_test_mode_is_smaller_and_separate(owner):

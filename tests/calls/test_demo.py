@@ -94,7 +94,10 @@ def test_each_summary_is_its_own_calls_in_the_language_of_whom_it_was_with(owner
         call = transcript.call
         other = call.to_number if call.direction == "outbound" else call.from_number
         region = phonenumbers.region_code_for_number(phonenumbers.parse(other, None))
-        assert transcript.language == demo_transcripts.LANGUAGE_OF_COUNTRY.get(region, "en"), (other, transcript.language)
+        assert transcript.language == demo_transcripts.LANGUAGE_OF_COUNTRY.get(region, "en"), (
+            other,
+            transcript.language,
+        )
 
 
 def test_test_mode_is_smaller_and_separate(owner):
